@@ -1,0 +1,22 @@
+# CUDA is optional: when nvcc is found (Debian's CUDA toolkit lives in /usr/local/cuda) the CUDA
+# backend is compiled for Hopper (sm_90) and Ampere (sm_80); otherwise a stand-in reports
+# `cuda_not_available` at run time. Either way the build succeeds.
+include(CheckLanguage)
+if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+  set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+endif()
+check_language(CUDA)
+if(CMAKE_CUDA_COMPILER)
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES 80 90)
+  endif()
+  enable_language(CUDA)
+  set(CMAKE_CUDA_STANDARD 17)  # CMake 3.25 cannot ask nvcc for C++20; the .cu files need only 17
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+  find_package(CUDAToolkit REQUIRED)
+  set(FUNCSPEC_HAVE_CUDA ON)
+  message(STATUS "funcspec: CUDA backend enabled (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, archs ${CMAKE_CUDA_ARCHITECTURES})")
+else()
+  set(FUNCSPEC_HAVE_CUDA OFF)
+  message(STATUS "funcspec: nvcc not found; building the CPU-only stand-in for the CUDA backend")
+endif()

@@ -1,0 +1,7 @@
+#include "conformance/samples/op_samples.h"
+
+namespace funcspec::samples {
+
+void register_index_samples(OpSampleRegistry& registry) { (void)registry; }
+
+}  // namespace funcspec::samples

@@ -1,0 +1,90 @@
+#pragma once
+// NOTE: [op samples]
+// For every op of the catalogue, a generator of sample calls (inputs and attributes) that exercise
+// it: ordinary shapes, size-0 and size-1 dims, rank 0, non-contiguous inputs, broadcasting. The
+// samples drive the catalogue-wide checks: meta agrees with cpu on shape and dtype, float64 and
+// float32 agree with the oracle dtype within the op's stated tolerance, derived variants agree with
+// their functional op. Every random choice flows from the seed passed in.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "reference/core/tensor.h"
+#include "reference/ops/attrs.h"
+
+namespace funcspec::samples {
+
+// A portable deterministic source of sample values (the same numbers on every platform).
+class SampleRng {
+ public:
+  explicit SampleRng(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next_u64();
+  double uniform(double lo, double hi);            // in [lo, hi)
+  std::int64_t integer(std::int64_t lo, std::int64_t hi);  // in [lo, hi)
+  // A tensor of `shape` with values uniform in [lo, hi) rounded to `dtype` (integers for int64,
+  // `value != 0` at probability 1/2 for bool).
+  Tensor tensor(const Shape& shape, DType dtype, double lo = -2.0, double hi = 2.0);
+  // The same values laid out non-contiguously: a transposed view of a contiguous tensor (rank >= 2),
+  // or a strided slice of a larger one (rank 1).
+  Tensor strided_tensor(const Shape& shape, DType dtype, double lo = -2.0, double hi = 2.0);
+
+ private:
+  std::uint64_t state_;
+};
+
+struct OpSample {
+  TensorList inputs;
+  Attrs attrs;
+  std::string label;  // what the sample exercises, for failure messages
+};
+
+// How far a float64 (or float32) result may lie from the oracle result rounded to it. The error of
+// an element is |got - oracle| / (eps * magnitude), where eps is the dtype's machine epsilon and
+// magnitude = max(|oracle|, absolute_floor, input_scale * max |floating input element|). Exact
+// ops state ulps = 0.5 (correctly rounded); ops that cancel (sums, products of matrices) scale
+// by their inputs so that cancellation is not mistaken for error.
+struct OracleTolerance {
+  double ulps64 = 0.5;
+  double ulps32 = 0.5;
+  double absolute_floor = 0.0;
+  double input_scale = 0.0;
+};
+
+struct OpSampleSpec {
+  std::string op;
+  // Samples whose floating inputs have dtype `floating` (float32, float64 or oracle).
+  std::function<std::vector<OpSample>(DType floating, SampleRng& rng)> generate;
+  OracleTolerance tolerance;
+  // Ops whose float results are not a function of the inputs' float values (argmax of ties, ...)
+  // would state why here; empty means the oracle comparison applies.
+  std::string oracle_exemption;
+};
+
+class OpSampleRegistry {
+ public:
+  static const OpSampleRegistry& instance();
+  const OpSampleSpec* find(const std::string& op) const;
+  const std::map<std::string, OpSampleSpec>& all() const { return specs_; }
+  void add(OpSampleSpec spec);
+
+ private:
+  std::map<std::string, OpSampleSpec> specs_;
+};
+
+// One per op family, each in <family>_samples.cpp.
+void register_conversion_samples(OpSampleRegistry& registry);
+void register_creation_samples(OpSampleRegistry& registry);
+void register_unary_samples(OpSampleRegistry& registry);
+void register_binary_samples(OpSampleRegistry& registry);
+void register_reduce_samples(OpSampleRegistry& registry);
+void register_linalg_samples(OpSampleRegistry& registry);
+void register_scan_samples(OpSampleRegistry& registry);
+void register_view_samples(OpSampleRegistry& registry);
+void register_index_samples(OpSampleRegistry& registry);
+void register_composite_samples(OpSampleRegistry& registry);
+void register_random_samples(OpSampleRegistry& registry);
+void register_dynamic_samples(OpSampleRegistry& registry);
+
+}  // namespace funcspec::samples

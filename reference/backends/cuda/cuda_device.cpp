@@ -1,0 +1,67 @@
+// Host side of the CUDA backend (compiled by the C++ compiler, linked with the CUDA runtime).
+#include "reference/backends/cuda/cuda_device.h"
+
+#include <cuda_runtime.h>
+
+#include "reference/core/error.h"
+
+namespace funcspec {
+
+void* cuda_allocate(std::size_t nbytes) { return cuda::allocate(nbytes); }
+void cuda_free(void* ptr) { cuda::release(ptr); }
+
+namespace cuda {
+
+void launch_philox_blocks(std::uint64_t seed, std::uint64_t offset, std::uint32_t* device_out, std::int64_t count);
+
+namespace {
+
+void check(cudaError_t status, const char* what) {
+  FUNCSPEC_CHECK(status == cudaSuccess, ErrorKind::CudaNotAvailable, "[cuda] {} failed: {}", what,
+                 cudaGetErrorString(status));
+}
+
+}  // namespace
+
+int device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no driver" error so later queries start clean
+    return 0;
+  }
+  return count;
+}
+
+std::string device_description() {
+  if (device_count() == 0) return "no CUDA device is visible (no GPU, or no driver)";
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  return fmt::format("{} (compute capability {}.{}, {} SMs, {:.1f} GiB)", prop.name, prop.major, prop.minor,
+                     prop.multiProcessorCount, static_cast<double>(prop.totalGlobalMem) / (1024.0 * 1024 * 1024));
+}
+
+void* allocate(std::size_t nbytes) {
+  FUNCSPEC_CHECK(device_count() > 0, ErrorKind::CudaNotAvailable, "[cuda] {}", device_description());
+  void* ptr = nullptr;
+  check(cudaMalloc(&ptr, nbytes == 0 ? 1 : nbytes), "cudaMalloc");
+  return ptr;
+}
+
+void release(void* ptr) {
+  if (ptr != nullptr) cudaFree(ptr);
+}
+
+void philox_blocks(std::uint64_t seed, std::uint64_t offset, std::uint32_t* host_out, std::int64_t count) {
+  FUNCSPEC_CHECK(device_count() > 0, ErrorKind::CudaNotAvailable, "[cuda] {}", device_description());
+  const std::size_t nbytes = static_cast<std::size_t>(count) * 4 * sizeof(std::uint32_t);
+  void* device_out = allocate(nbytes);
+  launch_philox_blocks(seed, offset, static_cast<std::uint32_t*>(device_out), count);
+  const cudaError_t launched = cudaGetLastError();
+  const cudaError_t copied = cudaMemcpy(host_out, device_out, nbytes, cudaMemcpyDeviceToHost);
+  release(device_out);
+  check(launched, "philox kernel launch");
+  check(copied, "cudaMemcpy");
+}
+
+}  // namespace cuda
+}  // namespace funcspec

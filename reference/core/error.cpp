@@ -1,0 +1,28 @@
+#include "reference/core/error.h"
+
+namespace funcspec {
+
+std::string_view error_kind_name(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::Internal: return "internal";
+    case ErrorKind::InvalidArgument: return "invalid_argument";
+    case ErrorKind::UnknownOp: return "unknown_op";
+    case ErrorKind::ShapeMismatch: return "shape_mismatch";
+    case ErrorKind::DimOutOfRange: return "dim_out_of_range";
+    case ErrorKind::IndexOutOfRange: return "index_out_of_range";
+    case ErrorKind::DtypeNotSupported: return "dtype_not_supported";
+    case ErrorKind::DtypeCastNotAllowed: return "dtype_cast_not_allowed";
+    case ErrorKind::InplaceBroadcast: return "inplace_broadcast";
+    case ErrorKind::InternalOverlap: return "internal_overlap";
+    case ErrorKind::ViewIncompatible: return "view_incompatible";
+    case ErrorKind::OutShapeMismatch: return "out_shape_mismatch";
+    case ErrorKind::DeviceMismatch: return "device_mismatch";
+    case ErrorKind::DataDependentOnMeta: return "data_dependent_on_meta";
+    case ErrorKind::ScalarConversion: return "scalar_conversion";
+    case ErrorKind::SingularMatrix: return "singular_matrix";
+    case ErrorKind::CudaNotAvailable: return "cuda_not_available";
+  }
+  return "internal";
+}
+
+}  // namespace funcspec

@@ -1,0 +1,112 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "reference/core/device.h"
+#include "reference/core/dtype.h"
+#include "reference/core/error.h"
+#include "reference/core/scalar.h"
+#include "reference/core/shape.h"
+#include "reference/core/storage.h"
+
+namespace funcspec {
+
+// NOTE: [tensor model]
+// A tensor is a strided view of a shared storage: element (i0, ..., ik) lives at
+//   storage[offset + i0*strides[0] + ... + ik*strides[k]].
+// Views (permute, select, expand, ...) share the storage and differ only in shape, strides and
+// offset, so a write through any alias is visible through all of them. `Tensor` is a handle:
+// copying it aliases the same tensor, as in PyTorch. A meta tensor has no storage at all.
+// A *wrapped number* is a 0-dim tensor standing for a literal operand (the `2.5` in `x + 2.5`); it
+// counts for less than real tensors in type promotion (promotion.h).
+class TensorImpl {
+ public:
+  TensorImpl(std::shared_ptr<Storage> storage, Shape shape, Strides strides, std::int64_t offset, DType dtype,
+             Device device)
+      : storage_(std::move(storage)),
+        shape_(std::move(shape)),
+        strides_(std::move(strides)),
+        offset_(offset),
+        dtype_(dtype),
+        device_(device) {}
+
+  const std::shared_ptr<Storage>& storage() const { return storage_; }
+  const Shape& shape() const { return shape_; }
+  const Strides& strides() const { return strides_; }
+  std::int64_t offset() const { return offset_; }
+  DType dtype() const { return dtype_; }
+  Device device() const { return device_; }
+  bool is_wrapped_number() const { return wrapped_number_; }
+  void set_wrapped_number(bool wrapped) { wrapped_number_ = wrapped; }
+
+ private:
+  std::shared_ptr<Storage> storage_;
+  Shape shape_;
+  Strides strides_;
+  std::int64_t offset_;
+  DType dtype_;
+  Device device_;
+  bool wrapped_number_ = false;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;  // an undefined tensor: stands for an absent optional input
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  // A new contiguous tensor; on cpu its elements are zero.
+  static Tensor empty(const Shape& shape, DType dtype, Device device = Device::Cpu);
+  // A view of `base`'s storage with the given geometry.
+  static Tensor view_of(const Tensor& base, Shape shape, Strides strides, std::int64_t offset);
+  // A 0-dim wrapped number holding `value` (see NOTE: [tensor model]).
+  static Tensor wrapped_scalar(const Scalar& value);
+
+  bool defined() const { return impl_ != nullptr; }
+  const Shape& shape() const { return impl().shape(); }
+  const Strides& strides() const { return impl().strides(); }
+  std::int64_t storage_offset() const { return impl().offset(); }
+  DType dtype() const { return impl().dtype(); }
+  Device device() const { return impl().device(); }
+  std::int64_t dim() const { return static_cast<std::int64_t>(shape().size()); }
+  std::int64_t size(std::int64_t d) const;
+  std::int64_t numel() const { return numel_of(shape()); }
+  bool is_contiguous() const;
+  bool is_wrapped_number() const { return impl().is_wrapped_number(); }
+  bool has_storage() const { return impl().storage() != nullptr; }
+  const std::shared_ptr<Storage>& storage() const { return impl().storage(); }
+  bool shares_storage_with(const Tensor& other) const;
+  // The handle identity: true when both handles name the very same tensor (not merely an alias).
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+
+  // Pointer to the element at the storage offset; kernels add index·strides to it. Checks that the
+  // tensor lives on cpu and holds T.
+  template <typename T>
+  T* data() const;
+
+  // Element access in logical order, converted to T (tests and printing).
+  template <typename T>
+  std::vector<T> to_vector() const;
+
+  std::string to_string() const;
+  const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
+
+ private:
+  const TensorImpl& impl() const {
+    FUNCSPEC_INTERNAL_ASSERT(impl_ != nullptr, "use of an undefined tensor");
+    return *impl_;
+  }
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+using TensorList = std::vector<Tensor>;
+
+// A contiguous cpu tensor holding `values` (row-major) converted to `dtype`.
+template <typename T>
+Tensor from_vector(const std::vector<T>& values, const Shape& shape, DType dtype);
+Tensor from_values(std::initializer_list<double> values, const Shape& shape, DType dtype = DType::Float64);
+
+}  // namespace funcspec
+
+#include "reference/core/tensor_inl.h"

@@ -1,0 +1,144 @@
+#include "reference/ops/dispatch.h"
+
+#include <fmt/format.h>
+
+#include "reference/core/error.h"
+#include "reference/ops/registry.h"
+#include "reference/random/generator.h"
+
+namespace funcspec {
+namespace {
+
+// Checks the positional tensor inputs against the schema; returns them padded with undefined
+// tensors for omitted trailing optional inputs.
+TensorList bind_inputs(const OpSchema& schema, const TensorList& inputs) {
+  const std::vector<const ArgSpec*> specs = schema.tensor_args();
+  const bool variadic = specs.size() == 1 && specs[0]->type == ArgType::TensorListArg;
+  if (variadic) {
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      FUNCSPEC_CHECK(inputs[i].defined(), ErrorKind::InvalidArgument, "[{}] tensor {} of '{}' is undefined",
+                     schema.name, i, specs[0]->name);
+    }
+    return inputs;
+  }
+  FUNCSPEC_CHECK(inputs.size() <= specs.size(), ErrorKind::InvalidArgument, "[{}] takes {} tensor inputs but got {}",
+                 schema.name, specs.size(), inputs.size());
+  TensorList bound = inputs;
+  bound.resize(specs.size());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    FUNCSPEC_CHECK(bound[i].defined() || specs[i]->optional, ErrorKind::InvalidArgument,
+                   "[{}] missing tensor input '{}'", schema.name, specs[i]->name);
+  }
+  return bound;
+}
+
+// The device the op runs on. Wrapped numbers are host literals and follow the other operands (a
+// literal may meet a meta or cuda tensor); every other input must be on that device.
+Device common_device(const std::string& op, TensorList& inputs) {
+  std::optional<Device> device;
+  for (const Tensor& t : inputs) {
+    if (!t.defined() || t.is_wrapped_number()) continue;
+    FUNCSPEC_CHECK(!device || *device == t.device(), ErrorKind::DeviceMismatch,
+                   "[{}] expected all tensors on one device but found {} and {}", op, device_name(*device),
+                   device_name(t.device()));
+    device = t.device();
+  }
+  const Device target = device.value_or(Device::Cpu);
+  for (Tensor& t : inputs) {
+    if (!t.defined() || !t.is_wrapped_number() || t.device() == target) continue;
+    FUNCSPEC_CHECK(target == Device::Meta, ErrorKind::CudaNotAvailable,
+                   "[{}] moving a literal to the {} device is not available in this build", op, device_name(target));
+    Tensor moved = Tensor::empty({}, t.dtype(), Device::Meta);
+    moved.impl_ptr()->set_wrapped_number(true);
+    t = moved;
+  }
+  return target;
+}
+
+const KernelFn& kernel_for(const OpDef& op, Device device) {
+  if (device == Device::Cuda) {
+    FUNCSPEC_CHECK(op.cuda_kernel != nullptr, ErrorKind::CudaNotAvailable, "[{}] has no CUDA kernel in this build",
+                   op.name());
+    return op.cuda_kernel;
+  }
+  return op.cpu_kernel;
+}
+
+TensorList run_views(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
+  const Tensor& base = inputs.at(0);
+  TensorList outputs;
+  for (ViewGeometry& g : op.view(base, attrs)) {
+    outputs.push_back(Tensor::view_of(base, std::move(g.shape), std::move(g.strides), g.offset));
+  }
+  return outputs;
+}
+
+TensorList run_primitive(const OpDef& op, const TensorList& bound_inputs, const Attrs& attrs) {
+  TensorList inputs = op.canonicalize ? op.canonicalize(bound_inputs, attrs) : bound_inputs;
+  const Device device = common_device(op.name(), inputs);
+  const bool dynamic = op.kind == OpKind::DynamicShape || op.kind == OpKind::ScalarExtraction;
+  const bool in_place = op.kind == OpKind::InPlace;
+  std::vector<TensorMeta> metas;
+  if (op.infer) metas = op.infer(inputs, attrs);
+
+  if (device == Device::Meta) {
+    FUNCSPEC_CHECK(!dynamic, ErrorKind::DataDependentOnMeta,
+                   "[{}] the result depends on tensor values, which meta tensors do not have", op.name());
+  }
+  TensorList outputs;
+  if (in_place) {
+    outputs.push_back(inputs.at(0));
+  } else if (dynamic) {
+    outputs.resize(op.schema.returns.size());
+  } else {
+    for (const TensorMeta& m : metas) outputs.push_back(Tensor::empty(m.shape, m.dtype, device));
+  }
+  std::optional<random::PhiloxStream> stream;
+  if (op.kind == OpKind::Random) {
+    std::uint64_t blocks = 0;
+    if (op.random_draws) {
+      blocks = op.random_draws(inputs, attrs);
+    } else {
+      for (const TensorMeta& m : metas) blocks += static_cast<std::uint64_t>(numel_of(m.shape));
+    }
+    // The offset advances on meta too, so a program draws the same bits whether or not an earlier
+    // op ran on meta.
+    stream = random::current_generator().reserve(blocks);
+  }
+  if (device == Device::Meta) return outputs;
+  const KernelArgs args{inputs, attrs, outputs, stream ? &*stream : nullptr};
+  kernel_for(op, device)(args);
+  return outputs;
+}
+
+}  // namespace
+
+TensorList call(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
+  const Attrs bound_attrs = bind_attrs(op.schema, attrs);
+  const TensorList bound_inputs = bind_inputs(op.schema, inputs);
+  switch (op.kind) {
+    case OpKind::Composite:
+    case OpKind::OutVariant: return op.decompose(bound_inputs, bound_attrs);
+    case OpKind::InPlace:
+      if (op.decompose) return op.decompose(bound_inputs, bound_attrs);
+      return run_primitive(op, bound_inputs, bound_attrs);
+    case OpKind::View: return run_views(op, bound_inputs, bound_attrs);
+    case OpKind::Primitive:
+    case OpKind::Random:
+    case OpKind::DynamicShape:
+    case OpKind::ScalarExtraction: return run_primitive(op, bound_inputs, bound_attrs);
+  }
+  FUNCSPEC_INTERNAL_ASSERT(false, "unknown op kind");
+}
+
+TensorList call(std::string_view op, const TensorList& inputs, const Attrs& attrs) {
+  return call(OpRegistry::instance().get(op), inputs, attrs);
+}
+
+Tensor call_one(std::string_view op, const TensorList& inputs, const Attrs& attrs) {
+  TensorList outputs = call(op, inputs, attrs);
+  FUNCSPEC_INTERNAL_ASSERT(outputs.size() == 1, fmt::format("{} was called for one output but has {}", op, outputs.size()));
+  return outputs[0];
+}
+
+}  // namespace funcspec

@@ -1,0 +1,84 @@
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "reference/core/tensor.h"
+#include "reference/ops/attrs.h"
+#include "reference/ops/schema.h"
+#include "reference/random/philox.h"
+
+namespace funcspec {
+
+// NOTE: [op kinds]
+//   Primitive       computed by a kernel per backend; has its own transform rules.
+//   Composite       written only in terms of other ops (decompose); every rule comes for free, so
+//                   it must be composite-compliant: no data access, no item(), no out=, no
+//                   in-place writes to its inputs, no metadata changes outside the op layer.
+//   View            shares its input's storage; only shape, strides and offset change.
+//   InPlace         writes into its first input and returns it. All but copy_ are derived: the
+//                   functional op computes the result, then copy_ writes it (see inplace.cpp).
+//   OutVariant      writes its result into the `out` argument and returns it; derived likewise.
+//   Random          draws from the current generator (NOTE: [random streams]).
+//   DynamicShape    the output shape depends on input values (nonzero, masked_select).
+//   ScalarExtraction turns a one-element tensor into a host value (item, is_nonzero).
+enum class OpKind { Primitive, Composite, View, InPlace, OutVariant, Random, DynamicShape, ScalarExtraction };
+
+std::string_view op_kind_name(OpKind kind);
+
+struct TensorMeta {
+  Shape shape;
+  DType dtype;
+};
+
+struct ViewGeometry {
+  Shape shape;
+  Strides strides;
+  std::int64_t offset;
+};
+
+// What a kernel sees: canonical inputs (already promoted and broadcast by the op layer), bound
+// attributes, and outputs allocated from the inferred metadata (a DynamicShape or
+// ScalarExtraction kernel allocates its outputs itself; an in-place primitive's output is its
+// first input).
+struct KernelArgs {
+  const TensorList& inputs;
+  const Attrs& attrs;
+  TensorList& outputs;
+  const random::PhiloxStream* random = nullptr;
+};
+
+using DecomposeFn = std::function<TensorList(const TensorList& inputs, const Attrs& attrs)>;
+using CanonicalizeFn = std::function<TensorList(const TensorList& inputs, const Attrs& attrs)>;
+using InferFn = std::function<std::vector<TensorMeta>(const TensorList& inputs, const Attrs& attrs)>;
+using KernelFn = std::function<void(const KernelArgs& args)>;
+using ViewFn = std::function<std::vector<ViewGeometry>(const Tensor& input, const Attrs& attrs)>;
+using RandomDrawsFn = std::function<std::uint64_t(const TensorList& inputs, const Attrs& attrs)>;
+
+struct OpDef {
+  OpSchema schema;
+  OpKind kind = OpKind::Primitive;
+  std::string family;   // unary, binary, reduce, linalg, scan, view, index, random, creation, loss, ...
+  std::string summary;  // one line of semantics, shown by `funcspec ops`
+  bool random = false;  // draws random numbers, directly or through what it decomposes into
+  // Ask register_variant_ops to derive `name_` (writes into self) and `name.out` (writes into out).
+  bool derive_inplace = false;
+  bool derive_out = false;
+  // For derived variants: the functional op they compute with.
+  std::string functional;
+
+  // Composite, and derived InPlace / OutVariant ops.
+  DecomposeFn decompose;
+  // Primitive, Random, DynamicShape, ScalarExtraction, and the in-place primitive copy_.
+  CanonicalizeFn canonicalize;  // the op layer: promotion and broadcasting, as op calls
+  InferFn infer;                // output metadata and argument checks; must not read data
+  KernelFn cpu_kernel;
+  KernelFn cuda_kernel;         // set by the CUDA backend when it is built
+  RandomDrawsFn random_draws;   // blocks drawn; default: the total numel of the outputs
+  // View.
+  ViewFn view;
+
+  const std::string& name() const { return schema.name; }
+};
+
+}  // namespace funcspec

@@ -1,0 +1,8 @@
+#include "reference/ops/registration.h"
+#include "reference/ops/registry.h"
+
+namespace funcspec {
+
+void register_random_ops(OpRegistry& registry) { (void)registry; }
+
+}  // namespace funcspec

@@ -1,0 +1,19 @@
+#pragma once
+// One registration function per op family; registry.cpp calls each once.
+namespace funcspec {
+class OpRegistry;
+void register_conversion_ops(OpRegistry& registry);
+void register_creation_ops(OpRegistry& registry);
+void register_unary_ops(OpRegistry& registry);
+void register_binary_ops(OpRegistry& registry);
+void register_reduce_ops(OpRegistry& registry);
+void register_linalg_ops(OpRegistry& registry);
+void register_scan_ops(OpRegistry& registry);
+void register_view_ops(OpRegistry& registry);
+void register_index_ops(OpRegistry& registry);
+void register_composite_ops(OpRegistry& registry);
+void register_random_ops(OpRegistry& registry);
+void register_dynamic_ops(OpRegistry& registry);
+// Runs last: derives the in-place (`add_`) and out= (`add.out`) variants of ops registered above.
+void register_variant_ops(OpRegistry& registry);
+}  // namespace funcspec

@@ -1,0 +1,38 @@
+#pragma once
+#include <cstdint>
+
+#include "reference/random/philox.h"
+
+namespace funcspec::random {
+
+// The source of every random op's bits: a seed and an offset into the Philox counter space (NOTE:
+// [random streams]). Each thread has a current generator; GeneratorScope installs a fresh one for
+// a region (a case evaluation, a test), so every draw is reproducible from a printed seed.
+class Generator {
+ public:
+  explicit Generator(std::uint64_t seed = 0) : seed_(seed) {}
+  std::uint64_t seed() const { return seed_; }
+  std::uint64_t offset() const { return offset_; }
+  // The stream for an op drawing `blocks` blocks; advances the offset past them.
+  PhiloxStream reserve(std::uint64_t blocks);
+
+ private:
+  std::uint64_t seed_;
+  std::uint64_t offset_ = 0;
+};
+
+Generator& current_generator();
+
+class GeneratorScope {
+ public:
+  explicit GeneratorScope(std::uint64_t seed);
+  ~GeneratorScope();
+  GeneratorScope(const GeneratorScope&) = delete;
+  GeneratorScope& operator=(const GeneratorScope&) = delete;
+
+ private:
+  Generator* previous_;
+  Generator generator_;
+};
+
+}  // namespace funcspec::random
