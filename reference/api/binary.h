@@ -1,0 +1,4 @@
+#pragma once
+#include "reference/ops/dispatch.h"
+
+namespace funcspec::ops {}  // namespace funcspec::ops
