@@ -32,9 +32,10 @@ TensorList bind_inputs(const OpSchema& schema, const TensorList& inputs) {
   return bound;
 }
 
-// The device the op runs on. Wrapped numbers are host literals and follow the other operands (a
+// The device the op runs on: that of its tensor inputs, or, for an op without any (a creation op),
+// its `device` attribute. Wrapped numbers are host literals and follow the other operands (a
 // literal may meet a meta or cuda tensor); every other input must be on that device.
-Device common_device(const std::string& op, TensorList& inputs) {
+Device common_device(const std::string& op, TensorList& inputs, const Attrs& attrs) {
   std::optional<Device> device;
   for (const Tensor& t : inputs) {
     if (!t.defined() || t.is_wrapped_number()) continue;
@@ -42,6 +43,12 @@ Device common_device(const std::string& op, TensorList& inputs) {
                    "[{}] expected all tensors on one device but found {} and {}", op, device_name(*device),
                    device_name(t.device()));
     device = t.device();
+  }
+  if (!device && attrs.has("device")) {
+    const std::string& name = attrs.get_string("device");
+    device = parse_device(name);
+    FUNCSPEC_CHECK(device.has_value(), ErrorKind::InvalidArgument, "[{}] unknown device '{}' (expected cpu, meta or cuda)",
+                   op, name);
   }
   const Device target = device.value_or(Device::Cpu);
   for (Tensor& t : inputs) {
@@ -75,7 +82,7 @@ TensorList run_views(const OpDef& op, const TensorList& inputs, const Attrs& att
 
 TensorList run_primitive(const OpDef& op, const TensorList& bound_inputs, const Attrs& attrs) {
   TensorList inputs = op.canonicalize ? op.canonicalize(bound_inputs, attrs) : bound_inputs;
-  const Device device = common_device(op.name(), inputs);
+  const Device device = common_device(op.name(), inputs, attrs);
   const bool dynamic = op.kind == OpKind::DynamicShape || op.kind == OpKind::ScalarExtraction;
   const bool in_place = op.kind == OpKind::InPlace;
   std::vector<TensorMeta> metas;
