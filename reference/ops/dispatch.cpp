@@ -44,6 +44,10 @@ Device common_device(const std::string& op, TensorList& inputs, const Attrs& att
                    device_name(t.device()));
     device = t.device();
   }
+  // An op on literals alone (the op layer converting one) stays where the literals are.
+  for (const Tensor& t : inputs) {
+    if (!device && t.defined()) device = t.device();
+  }
   if (!device && attrs.has("device")) {
     const std::string& name = attrs.get_string("device");
     device = parse_device(name);
@@ -81,7 +85,11 @@ TensorList run_views(const OpDef& op, const TensorList& inputs, const Attrs& att
 }
 
 TensorList run_primitive(const OpDef& op, const TensorList& bound_inputs, const Attrs& attrs) {
-  TensorList inputs = op.canonicalize ? op.canonicalize(bound_inputs, attrs) : bound_inputs;
+  // Literals move to the op's device before the op layer promotes them (which would turn them into
+  // ordinary tensors); the devices are checked again on what the kernel will see.
+  TensorList inputs = bound_inputs;
+  common_device(op.name(), inputs, attrs);
+  if (op.canonicalize) inputs = op.canonicalize(inputs, attrs);
   const Device device = common_device(op.name(), inputs, attrs);
   const bool dynamic = op.kind == OpKind::DynamicShape || op.kind == OpKind::ScalarExtraction;
   const bool in_place = op.kind == OpKind::InPlace;

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test: the unit tests, the catalogue-wide sample checks and the
+# property tests, first in the normal build, then in the AddressSanitizer+UndefinedBehaviorSanitizer
+# build. Exits non-zero when any test fails or either build has a warning.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-dependencies.sh
+
+echo "== build (warnings are errors) =="
+scripts/configure-and-build.sh build
+echo "== tests =="
+(cd build && ctest --output-on-failure -j "$(nproc)" --timeout 300)
+
+echo "== build with ASan+UBSan =="
+scripts/configure-and-build.sh build-asan funcspec_reference_tests funcspec_property_tests -- \
+  -DFUNCSPEC_SANITIZE=ON -DFUNCSPEC_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=Debug
+echo "== tests under ASan+UBSan =="
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  bash -c 'cd build-asan && ctest --output-on-failure -j "$(nproc)" --timeout 600'
