@@ -32,17 +32,22 @@ inline rc::Gen<std::pair<Shape, Shape>> gen_broadcastable_pair() {
   });
 }
 
-inline rc::Gen<DType> gen_dtype() { return rc::gen::element(DType::Bool, DType::Int64, DType::Float32, DType::Float64); }
+inline rc::Gen<DType> gen_dtype() {
+  return rc::gen::element(DType::Bool, DType::Int64, DType::Float32, DType::Float64);
+}
 
 // A permutation of 0..rank-1.
 inline rc::Gen<std::vector<std::int64_t>> gen_permutation(std::size_t rank) {
   std::vector<std::int64_t> identity(rank);
   std::iota(identity.begin(), identity.end(), 0);
-  return rc::gen::map(rc::gen::container<std::vector<int>>(rank, rc::gen::arbitrary<int>()), [identity](const std::vector<int>& keys) {
-    std::vector<std::int64_t> order = identity;
-    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return keys[static_cast<std::size_t>(a)] < keys[static_cast<std::size_t>(b)]; });
-    return order;
-  });
+  return rc::gen::map(rc::gen::container<std::vector<int>>(rank, rc::gen::arbitrary<int>()),
+                      [identity](const std::vector<int>& keys) {
+                        std::vector<std::int64_t> order = identity;
+                        std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+                          return keys[static_cast<std::size_t>(a)] < keys[static_cast<std::size_t>(b)];
+                        });
+                        return order;
+                      });
 }
 
 // A tensor of `shape` whose storage is laid out in a random dim order (a permuted view of a
@@ -52,7 +57,8 @@ inline rc::Gen<Tensor> gen_strided_tensor(const Shape& shape, DType dtype) {
     Shape stored(shape.size());
     for (std::size_t i = 0; i < order.size(); ++i) stored[i] = shape[static_cast<std::size_t>(order[i])];
     std::vector<double> values(static_cast<std::size_t>(numel_of(stored)));
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>((i * 7 + 3) % 5) - (dtype == DType::Bool ? 3.0 : 2.0);
+    for (std::size_t i = 0; i < values.size(); ++i)
+      values[i] = static_cast<double>((i * 7 + 3) % 5) - (dtype == DType::Bool ? 3.0 : 2.0);
     const Tensor base = from_vector(values, stored, dtype);
     Strides strides(shape.size());
     for (std::size_t i = 0; i < order.size(); ++i) strides[static_cast<std::size_t>(order[i])] = base.strides()[i];

@@ -25,10 +25,14 @@ RC_GTEST_PROP(TypePromotion, resultTypeIgnoresOperandOrder, ()) {
   const auto kinds = *rc::gen::container<std::vector<int>>(dtypes.size(), rc::gen::inRange(0, 3));
   std::vector<Tensor> operands;
   for (std::size_t i = 0; i < dtypes.size(); ++i) {
-    if (kinds[i] == 0) operands.push_back(Tensor::empty({2}, dtypes[i]));
-    else if (kinds[i] == 1) operands.push_back(Tensor::empty({}, dtypes[i]));
-    else operands.push_back(Tensor::wrapped_scalar(dtypes[i] == DType::Bool ? Scalar(true)
-                                                   : is_floating(dtypes[i]) ? Scalar(0.5) : Scalar(3)));
+    if (kinds[i] == 0)
+      operands.push_back(Tensor::empty({2}, dtypes[i]));
+    else if (kinds[i] == 1)
+      operands.push_back(Tensor::empty({}, dtypes[i]));
+    else
+      operands.push_back(Tensor::wrapped_scalar(dtypes[i] == DType::Bool ? Scalar(true)
+                                                : is_floating(dtypes[i]) ? Scalar(0.5)
+                                                                         : Scalar(3)));
   }
   std::vector<Tensor> reversed(operands.rbegin(), operands.rend());
   RC_ASSERT(result_type(operands) == result_type(reversed));

@@ -23,7 +23,8 @@ void print_catalogue(std::ostream& out, ReportFormat format, const std::string& 
         fmt::print(out, "\n[{}]\n", family);
       }
     }
-    const std::string kind = std::string(op_kind_name(op->kind)) + (op->random && op->kind != OpKind::Random ? ", random" : "");
+    const std::string kind =
+        std::string(op_kind_name(op->kind)) + (op->random && op->kind != OpKind::Random ? ", random" : "");
     if (format == ReportFormat::Markdown) {
       fmt::print(out, "| `{}` | {} | `{}` | {} |\n", op->name(), kind, op->schema.to_string(), op->summary);
     } else {

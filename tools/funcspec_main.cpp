@@ -1,7 +1,7 @@
 // The funcspec command line. With no subcommand it runs the main job: the op catalogue and the smoke
 // evaluation of the reference backend.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <iostream>
 

@@ -29,7 +29,9 @@ int run_smoke_evaluation(std::ostream& out, std::uint64_t seed, bool verbose) {
       samples += v.samples_run;
       if (v.passed()) {
         ++passed;
-        if (verbose) fmt::print(out, "  pass {:<22} {:<16} {} samples, max error {:.3g} ulps\n", v.op, v.check, v.samples_run, v.max_error_ulps);
+        if (verbose)
+          fmt::print(out, "  pass {:<22} {:<16} {} samples, max error {:.3g} ulps\n", v.op, v.check, v.samples_run,
+                     v.max_error_ulps);
       } else {
         ++failed;
         for (const std::string& f : v.failures) fmt::print(out, "  FAIL {:<16} {}\n", v.check, f);

@@ -22,7 +22,8 @@ void register_conversion_samples(OpSampleRegistry& registry) {
                 [](DType floating, SampleRng& rng) {
                   std::vector<OpSample> out;
                   for (DType target : {DType::Bool, DType::Int64, DType::Float32, DType::Float64}) {
-                    out.push_back({{rng.tensor({2, 3}, floating, -5, 5)}, {{"dtype", target}},
+                    out.push_back({{rng.tensor({2, 3}, floating, -5, 5)},
+                                   {{"dtype", target}},
                                    std::string("to ") + std::string(dtype_name(target))});
                   }
                   out.push_back({{rng.tensor({3}, DType::Int64, -5, 5)}, {{"dtype", floating}}, "int64 to float"});
@@ -34,7 +35,9 @@ void register_conversion_samples(OpSampleRegistry& registry) {
                 [](DType floating, SampleRng& rng) {
                   return std::vector<OpSample>{
                       {{rng.tensor({2, 3}, floating), rng.tensor({3}, floating)}, {}, "broadcast source"},
-                      {{rng.strided_tensor({3, 2}, floating), rng.tensor({3, 2}, DType::Int64, -4, 4)}, {}, "int into strided float"},
+                      {{rng.strided_tensor({3, 2}, floating), rng.tensor({3, 2}, DType::Int64, -4, 4)},
+                       {},
+                       "int into strided float"},
                   };
                 },
                 {},

@@ -28,10 +28,15 @@ std::int64_t SampleRng::integer(std::int64_t lo, std::int64_t hi) {
 Tensor SampleRng::tensor(const Shape& shape, DType dtype, double lo, double hi) {
   std::vector<double> values(static_cast<std::size_t>(numel_of(shape)));
   for (double& v : values) {
-    if (dtype == DType::Bool) v = static_cast<double>(next_u64() & 1u);
-    else if (dtype == DType::Int64) v = static_cast<double>(integer(static_cast<std::int64_t>(std::floor(lo)), static_cast<std::int64_t>(std::ceil(hi))));
-    else if (dtype == DType::Float32) v = static_cast<double>(static_cast<float>(uniform(lo, hi)));
-    else v = uniform(lo, hi);
+    if (dtype == DType::Bool)
+      v = static_cast<double>(next_u64() & 1u);
+    else if (dtype == DType::Int64)
+      v = static_cast<double>(
+          integer(static_cast<std::int64_t>(std::floor(lo)), static_cast<std::int64_t>(std::ceil(hi))));
+    else if (dtype == DType::Float32)
+      v = static_cast<double>(static_cast<float>(uniform(lo, hi)));
+    else
+      v = uniform(lo, hi);
   }
   return from_vector(values, shape, dtype);
 }
@@ -48,8 +53,9 @@ Tensor SampleRng::strided_tensor(const Shape& shape, DType dtype, double lo, dou
   }
   if (shape.size() == 1) {
     const Tensor base = tensor({shape[0] * 2}, dtype, lo, hi);
-    return call_one("slice", {base}, {{"dim", std::int64_t{0}}, {"start", std::int64_t{0}},
-                                      {"end", shape[0] * 2}, {"step", std::int64_t{2}}});
+    return call_one(
+        "slice", {base},
+        {{"dim", std::int64_t{0}}, {"start", std::int64_t{0}}, {"end", shape[0] * 2}, {"step", std::int64_t{2}}});
   }
   return tensor(shape, dtype, lo, hi);
 }

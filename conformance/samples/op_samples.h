@@ -21,7 +21,7 @@ class SampleRng {
  public:
   explicit SampleRng(std::uint64_t seed) : state_(seed) {}
   std::uint64_t next_u64();
-  double uniform(double lo, double hi);            // in [lo, hi)
+  double uniform(double lo, double hi);                    // in [lo, hi)
   std::int64_t integer(std::int64_t lo, std::int64_t hi);  // in [lo, hi)
   // A tensor of `shape` with values uniform in [lo, hi) rounded to `dtype` (integers for int64,
   // `value != 0` at probability 1/2 for bool).

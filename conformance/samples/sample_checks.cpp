@@ -15,7 +15,8 @@ namespace {
 Tensor to_meta(const Tensor& t) {
   if (!t.defined()) return t;
   // Keep the geometry so meta sees the same strides (views, expanded inputs) as cpu does.
-  auto impl = std::make_shared<TensorImpl>(nullptr, t.shape(), t.strides(), t.storage_offset(), t.dtype(), Device::Meta);
+  auto impl =
+      std::make_shared<TensorImpl>(nullptr, t.shape(), t.strides(), t.storage_offset(), t.dtype(), Device::Meta);
   impl->set_wrapped_number(t.is_wrapped_number());
   return Tensor(impl);
 }
@@ -109,8 +110,8 @@ SampleVerdict check_meta_agrees(const OpSampleSpec& spec, std::uint64_t seed) {
     }
     if (on_cpu.error) continue;
     if (on_meta.outputs.size() != on_cpu.outputs.size()) {
-      verdict.failures.push_back(fmt::format("{}: {} outputs on cpu, {} on meta", where, on_cpu.outputs.size(),
-                                             on_meta.outputs.size()));
+      verdict.failures.push_back(
+          fmt::format("{}: {} outputs on cpu, {} on meta", where, on_cpu.outputs.size(), on_meta.outputs.size()));
       continue;
     }
     for (std::size_t i = 0; i < on_cpu.outputs.size(); ++i) {
@@ -141,7 +142,8 @@ SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std:
     const Outcome high = run(spec.op, oracle_inputs, sample.attrs, seed);
     if (low.error != high.error) {
       verdict.failures.push_back(fmt::format("{}: {} gives {} but oracle gives {}", where, dtype_name(floating),
-                                             low.error ? low.message : "a result", high.error ? high.message : "a result"));
+                                             low.error ? low.message : "a result",
+                                             high.error ? high.message : "a result"));
       continue;
     }
     if (low.error) continue;
@@ -167,14 +169,14 @@ SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std:
       for (std::size_t k = 0; k < g.size(); ++k) {
         const bool g_nan = boost::multiprecision::isnan(g[k]), w_nan = boost::multiprecision::isnan(w[k]);
         // The oracle's value as the lower dtype would hold it: overflow to infinity is expected.
-        const double w_rounded = floating == DType::Float32 ? static_cast<double>(w[k].convert_to<float>())
-                                                            : w[k].convert_to<double>();
+        const double w_rounded =
+            floating == DType::Float32 ? static_cast<double>(w[k].convert_to<float>()) : w[k].convert_to<double>();
         if (g_nan || w_nan || std::isinf(w_rounded)) {
           const double gd = g[k].convert_to<double>();
           const bool same = (g_nan && w_nan) || (!g_nan && !w_nan && gd == w_rounded);
           if (!same) {
-            verdict.failures.push_back(fmt::format("{}: output {} element {}: got {} but the oracle gives {}", where,
-                                                   i, k, gd, w_rounded));
+            verdict.failures.push_back(
+                fmt::format("{}: output {} element {}: got {} but the oracle gives {}", where, i, k, gd, w_rounded));
           }
           continue;
         }

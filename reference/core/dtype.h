@@ -13,8 +13,8 @@ namespace funcspec {
 // through the same kernels as float32/float64 and serves as ground truth for them.
 enum class DType : std::uint8_t { Bool, Int64, Float32, Float64, Oracle };
 
-inline constexpr std::array<DType, 5> kAllDTypes = {DType::Bool, DType::Int64, DType::Float32,
-                                                    DType::Float64, DType::Oracle};
+inline constexpr std::array<DType, 5> kAllDTypes = {DType::Bool, DType::Int64, DType::Float32, DType::Float64,
+                                                    DType::Oracle};
 
 // PyTorch's default floating dtype: what integer inputs become under "int to float" ops and what a
 // Python float literal counts as in type promotion.
@@ -31,10 +31,14 @@ constexpr int promotion_rank(DType d) { return static_cast<int>(d); }
 
 template <typename T>
 constexpr DType dtype_of() {
-  if constexpr (std::is_same_v<T, bool>) return DType::Bool;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return DType::Int64;
-  else if constexpr (std::is_same_v<T, float>) return DType::Float32;
-  else if constexpr (std::is_same_v<T, double>) return DType::Float64;
+  if constexpr (std::is_same_v<T, bool>)
+    return DType::Bool;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return DType::Int64;
+  else if constexpr (std::is_same_v<T, float>)
+    return DType::Float32;
+  else if constexpr (std::is_same_v<T, double>)
+    return DType::Float64;
   else {
     static_assert(std::is_same_v<T, oracle_t>, "not a funcspec scalar type");
     return DType::Oracle;

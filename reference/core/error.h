@@ -13,23 +13,23 @@ namespace funcspec {
 // are appended. Messages name the op and the offending values ("[add] shapes [2, 3] and [4] are not
 // broadcastable"). Internal invariants use FUNCSPEC_INTERNAL_ASSERT, whose kind is `internal`.
 enum class ErrorKind {
-  Internal,               // a bug in funcspec itself
-  InvalidArgument,        // an attribute of the wrong type or value (negative size, unknown mode)
-  UnknownOp,              // no op of that name in the catalogue
-  ShapeMismatch,          // shapes that must broadcast or agree do not
-  DimOutOfRange,          // a dim outside [-rank, rank)
-  IndexOutOfRange,        // an index value outside the indexed dim
-  DtypeNotSupported,      // an op given a dtype it is not defined for
-  DtypeCastNotAllowed,    // an in-place or out= result that cannot be cast to the target's dtype
-  InplaceBroadcast,       // an in-place op whose broadcast result has more elements than its target
-  InternalOverlap,        // a write into a tensor with several elements sharing one memory location
-  ViewIncompatible,       // a view whose size cannot be expressed over the input's strides
-  OutShapeMismatch,       // an out= tensor whose shape differs from the result's
-  DeviceMismatch,         // tensors on different devices in one op
-  DataDependentOnMeta,    // an op whose result depends on values (item, nonzero) run on meta
-  ScalarConversion,       // item()/bool conversion of a tensor that does not have one element
-  SingularMatrix,         // inverse/solve of a singular matrix
-  CudaNotAvailable,       // a cuda tensor requested in a build or on a machine without CUDA
+  Internal,             // a bug in funcspec itself
+  InvalidArgument,      // an attribute of the wrong type or value (negative size, unknown mode)
+  UnknownOp,            // no op of that name in the catalogue
+  ShapeMismatch,        // shapes that must broadcast or agree do not
+  DimOutOfRange,        // a dim outside [-rank, rank)
+  IndexOutOfRange,      // an index value outside the indexed dim
+  DtypeNotSupported,    // an op given a dtype it is not defined for
+  DtypeCastNotAllowed,  // an in-place or out= result that cannot be cast to the target's dtype
+  InplaceBroadcast,     // an in-place op whose broadcast result has more elements than its target
+  InternalOverlap,      // a write into a tensor with several elements sharing one memory location
+  ViewIncompatible,     // a view whose size cannot be expressed over the input's strides
+  OutShapeMismatch,     // an out= tensor whose shape differs from the result's
+  DeviceMismatch,       // tensors on different devices in one op
+  DataDependentOnMeta,  // an op whose result depends on values (item, nonzero) run on meta
+  ScalarConversion,     // item()/bool conversion of a tensor that does not have one element
+  SingularMatrix,       // inverse/solve of a singular matrix
+  CudaNotAvailable,     // a cuda tensor requested in a build or on a machine without CUDA
 };
 
 std::string_view error_kind_name(ErrorKind kind);
@@ -48,16 +48,16 @@ template <typename... Args>
   throw Error(kind, fmt::format(format, std::forward<Args>(args)...));
 }
 
-#define FUNCSPEC_CHECK(cond, kind, ...)                      \
-  do {                                                       \
+#define FUNCSPEC_CHECK(cond, kind, ...)                           \
+  do {                                                            \
     if (!(cond)) ::funcspec::fail(::funcspec::kind, __VA_ARGS__); \
   } while (false)
 
-#define FUNCSPEC_INTERNAL_ASSERT(cond, msg)                                                           \
-  do {                                                                                                \
-    if (!(cond))                                                                                      \
-      ::funcspec::fail(::funcspec::ErrorKind::Internal, "internal error at {}:{}: {} ({})", __FILE__, \
-                       __LINE__, msg, #cond);                                                         \
+#define FUNCSPEC_INTERNAL_ASSERT(cond, msg)                                                                          \
+  do {                                                                                                               \
+    if (!(cond))                                                                                                     \
+      ::funcspec::fail(::funcspec::ErrorKind::Internal, "internal error at {}:{}: {} ({})", __FILE__, __LINE__, msg, \
+                       #cond);                                                                                       \
   } while (false)
 
 }  // namespace funcspec

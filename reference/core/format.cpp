@@ -9,10 +9,14 @@ namespace {
 
 template <typename T>
 std::string element_to_string(const T& v) {
-  if constexpr (std::is_same_v<T, bool>) return v ? "True" : "False";
-  else if constexpr (is_oracle_v<T>) return v.str(20, std::ios_base::fmtflags{});
-  else if constexpr (std::is_floating_point_v<T>) return fmt::format("{:.6g}", v);
-  else return fmt::format("{}", v);
+  if constexpr (std::is_same_v<T, bool>)
+    return v ? "True" : "False";
+  else if constexpr (is_oracle_v<T>)
+    return v.str(20, std::ios_base::fmtflags{});
+  else if constexpr (std::is_floating_point_v<T>)
+    return fmt::format("{:.6g}", v);
+  else
+    return fmt::format("{}", v);
 }
 
 template <typename T>

@@ -6,8 +6,7 @@
 
 namespace funcspec {
 
-using oracle_t =
-    boost::multiprecision::number<boost::multiprecision::cpp_bin_float<50>, boost::multiprecision::et_off>;
+using oracle_t = boost::multiprecision::number<boost::multiprecision::cpp_bin_float<50>, boost::multiprecision::et_off>;
 
 template <typename T>
 inline constexpr bool is_oracle_v = std::is_same_v<T, oracle_t>;

@@ -21,8 +21,10 @@ To cast_scalar(const From& x) {
     // 2^63 is exactly representable in every floating type; the range check excludes NaN too.
     const From limit = From(9223372036854775808.0);
     if (!(x >= -limit && x < limit)) return std::numeric_limits<std::int64_t>::min();
-    if constexpr (is_oracle_v<From>) return x.template convert_to<std::int64_t>();
-    else return static_cast<std::int64_t>(x);
+    if constexpr (is_oracle_v<From>)
+      return x.template convert_to<std::int64_t>();
+    else
+      return static_cast<std::int64_t>(x);
   } else if constexpr (is_oracle_v<From>) {
     return x.template convert_to<To>();
   } else if constexpr (is_oracle_v<To>) {
@@ -37,10 +39,10 @@ To cast_scalar(const From& x) {
 class Scalar {
  public:
   Scalar() : value_(std::int64_t{0}) {}
-  Scalar(bool v) : value_(v) {}                 // NOLINT(google-explicit-constructor)
-  Scalar(int v) : value_(std::int64_t{v}) {}    // NOLINT(google-explicit-constructor)
-  Scalar(std::int64_t v) : value_(v) {}         // NOLINT(google-explicit-constructor)
-  Scalar(double v) : value_(v) {}               // NOLINT(google-explicit-constructor)
+  Scalar(bool v) : value_(v) {}               // NOLINT(google-explicit-constructor)
+  Scalar(int v) : value_(std::int64_t{v}) {}  // NOLINT(google-explicit-constructor)
+  Scalar(std::int64_t v) : value_(v) {}       // NOLINT(google-explicit-constructor)
+  Scalar(double v) : value_(v) {}             // NOLINT(google-explicit-constructor)
 
   bool is_bool() const { return std::holds_alternative<bool>(value_); }
   bool is_integral() const { return std::holds_alternative<std::int64_t>(value_); }
@@ -48,9 +50,7 @@ class Scalar {
 
   // The dtype a literal of this category is stored in (a float literal keeps double precision; its
   // promotion category is handled by the wrapped-number rule, see promotion.h).
-  DType dtype() const {
-    return is_bool() ? DType::Bool : is_integral() ? DType::Int64 : DType::Float64;
-  }
+  DType dtype() const { return is_bool() ? DType::Bool : is_integral() ? DType::Int64 : DType::Float64; }
 
   template <typename T>
   T to() const {

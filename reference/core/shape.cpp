@@ -83,9 +83,8 @@ std::optional<Strides> view_strides(std::span<const std::int64_t> old_shape, std
   std::int64_t view_numel = 1;
   for (std::int64_t tensor_d = static_cast<std::int64_t>(old_shape.size()) - 1; tensor_d >= 0; --tensor_d) {
     tensor_numel *= old_shape[tensor_d];
-    const bool chunk_ends =
-        tensor_d == 0 ||
-        (old_shape[tensor_d - 1] != 1 && old_strides[tensor_d - 1] != tensor_numel * chunk_base_stride);
+    const bool chunk_ends = tensor_d == 0 || (old_shape[tensor_d - 1] != 1 &&
+                                              old_strides[tensor_d - 1] != tensor_numel * chunk_base_stride);
     if (chunk_ends) {
       while (view_d >= 0 && (view_numel < tensor_numel || new_shape[view_d] == 1)) {
         new_strides[view_d] = view_numel * chunk_base_stride;
@@ -124,8 +123,8 @@ Shape infer_size(std::span<const std::int64_t> requested, std::int64_t numel, st
                    "[{}] shape {} is invalid for an input of {} elements", op, shape_to_string(requested), numel);
     shape[*infer_at] = numel / known;
   } else {
-    FUNCSPEC_CHECK(known == numel, ErrorKind::ShapeMismatch, "[{}] shape {} is invalid for an input of {} elements",
-                   op, shape_to_string(requested), numel);
+    FUNCSPEC_CHECK(known == numel, ErrorKind::ShapeMismatch, "[{}] shape {} is invalid for an input of {} elements", op,
+                   shape_to_string(requested), numel);
   }
   return shape;
 }

@@ -14,8 +14,8 @@ Tensor Tensor::empty(const Shape& shape, DType dtype, Device device) {
 }
 
 Tensor Tensor::view_of(const Tensor& base, Shape shape, Strides strides, std::int64_t offset) {
-  return Tensor(std::make_shared<TensorImpl>(base.storage(), std::move(shape), std::move(strides), offset,
-                                             base.dtype(), base.device()));
+  return Tensor(std::make_shared<TensorImpl>(base.storage(), std::move(shape), std::move(strides), offset, base.dtype(),
+                                             base.device()));
 }
 
 Tensor Tensor::wrapped_scalar(const Scalar& value) {
@@ -25,7 +25,9 @@ Tensor Tensor::wrapped_scalar(const Scalar& value) {
   return t;
 }
 
-std::int64_t Tensor::size(std::int64_t d) const { return shape()[static_cast<std::size_t>(wrap_dim(d, dim(), "size"))]; }
+std::int64_t Tensor::size(std::int64_t d) const {
+  return shape()[static_cast<std::size_t>(wrap_dim(d, dim(), "size"))];
+}
 
 bool Tensor::is_contiguous() const {
   std::int64_t expected = 1;

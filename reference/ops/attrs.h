@@ -14,8 +14,8 @@ namespace funcspec {
 
 // The value of a non-tensor argument of an op (a dim, a flag, a mode string, an alpha). monostate
 // stands for None.
-using AttrValue = std::variant<std::monostate, bool, std::int64_t, double, std::string, std::vector<std::int64_t>,
-                               DType, Scalar>;
+using AttrValue =
+    std::variant<std::monostate, bool, std::int64_t, double, std::string, std::vector<std::int64_t>, DType, Scalar>;
 
 std::string attr_to_string(const AttrValue& value);
 

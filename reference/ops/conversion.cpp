@@ -36,7 +36,8 @@ bool has_internal_overlap(const Tensor& t) {
   if (nested) return false;
   std::vector<std::int64_t> offsets;
   offsets.reserve(static_cast<std::size_t>(t.numel()));
-  cpu::for_each_offset<1>(t.shape(), {t.strides()}, [&](const std::array<std::int64_t, 1>& at) { offsets.push_back(at[0]); });
+  cpu::for_each_offset<1>(t.shape(), {t.strides()},
+                          [&](const std::array<std::int64_t, 1>& at) { offsets.push_back(at[0]); });
   std::sort(offsets.begin(), offsets.end());
   return std::adjacent_find(offsets.begin(), offsets.end()) != offsets.end();
 }
@@ -47,7 +48,9 @@ void register_conversion_ops(OpRegistry& registry) {
   {
     OpDef& op = registry.add("to_dtype(Tensor self, ScalarType dtype) -> Tensor", OpKind::Primitive, "conversion",
                              "a copy converted to dtype (float to int64 truncates; anything to bool is x != 0)");
-    op.infer = [](const TensorList& in, const Attrs& attrs) { return same_shape_as_input(in, attrs.get_dtype("dtype")); };
+    op.infer = [](const TensorList& in, const Attrs& attrs) {
+      return same_shape_as_input(in, attrs.get_dtype("dtype"));
+    };
     op.cpu_kernel = copy_kernel;
   }
   {

@@ -51,8 +51,8 @@ Device common_device(const std::string& op, TensorList& inputs, const Attrs& att
   if (!device && attrs.has("device")) {
     const std::string& name = attrs.get_string("device");
     device = parse_device(name);
-    FUNCSPEC_CHECK(device.has_value(), ErrorKind::InvalidArgument, "[{}] unknown device '{}' (expected cpu, meta or cuda)",
-                   op, name);
+    FUNCSPEC_CHECK(device.has_value(), ErrorKind::InvalidArgument,
+                   "[{}] unknown device '{}' (expected cpu, meta or cuda)", op, name);
   }
   const Device target = device.value_or(Device::Cpu);
   for (Tensor& t : inputs) {
@@ -152,7 +152,8 @@ TensorList call(std::string_view op, const TensorList& inputs, const Attrs& attr
 
 Tensor call_one(std::string_view op, const TensorList& inputs, const Attrs& attrs) {
   TensorList outputs = call(op, inputs, attrs);
-  FUNCSPEC_INTERNAL_ASSERT(outputs.size() == 1, fmt::format("{} was called for one output but has {}", op, outputs.size()));
+  FUNCSPEC_INTERNAL_ASSERT(outputs.size() == 1,
+                           fmt::format("{} was called for one output but has {}", op, outputs.size()));
   return outputs[0];
 }
 

@@ -73,8 +73,8 @@ struct OpDef {
   CanonicalizeFn canonicalize;  // the op layer: promotion and broadcasting, as op calls
   InferFn infer;                // output metadata and argument checks; must not read data
   KernelFn cpu_kernel;
-  KernelFn cuda_kernel;         // set by the CUDA backend when it is built
-  RandomDrawsFn random_draws;   // blocks drawn; default: the total numel of the outputs
+  KernelFn cuda_kernel;        // set by the CUDA backend when it is built
+  RandomDrawsFn random_draws;  // blocks drawn; default: the total numel of the outputs
   // View.
   ViewFn view;
 

@@ -61,16 +61,26 @@ void parse_type(std::string_view type, ArgSpec& arg, std::string_view text) {
     arg.alias = std::string(annotation);
     type = "Tensor";
   }
-  if (type == "Tensor") arg.type = ArgType::TensorArg;
-  else if (type == "Tensor[]") arg.type = ArgType::TensorListArg;
-  else if (type == "bool") arg.type = ArgType::BoolArg;
-  else if (type == "int") arg.type = ArgType::IntArg;
-  else if (type == "float") arg.type = ArgType::FloatArg;
-  else if (type == "str") arg.type = ArgType::StringArg;
-  else if (type == "int[]") arg.type = ArgType::IntListArg;
-  else if (type == "Scalar") arg.type = ArgType::ScalarArg;
-  else if (type == "ScalarType") arg.type = ArgType::DTypeArg;
-  else bad_schema(text, fmt::format("unknown type '{}'", type));
+  if (type == "Tensor")
+    arg.type = ArgType::TensorArg;
+  else if (type == "Tensor[]")
+    arg.type = ArgType::TensorListArg;
+  else if (type == "bool")
+    arg.type = ArgType::BoolArg;
+  else if (type == "int")
+    arg.type = ArgType::IntArg;
+  else if (type == "float")
+    arg.type = ArgType::FloatArg;
+  else if (type == "str")
+    arg.type = ArgType::StringArg;
+  else if (type == "int[]")
+    arg.type = ArgType::IntListArg;
+  else if (type == "Scalar")
+    arg.type = ArgType::ScalarArg;
+  else if (type == "ScalarType")
+    arg.type = ArgType::DTypeArg;
+  else
+    bad_schema(text, fmt::format("unknown type '{}'", type));
 }
 
 AttrValue parse_default(std::string_view s, ArgType type, std::string_view text) {

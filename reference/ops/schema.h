@@ -13,11 +13,11 @@ enum class ArgType { TensorArg, TensorListArg, BoolArg, IntArg, FloatArg, String
 struct ArgSpec {
   std::string name;
   ArgType type = ArgType::TensorArg;
-  bool optional = false;              // `T?`: may be None (an undefined tensor, or monostate)
-  std::string alias;                  // `Tensor(a)`: the result may alias this input
-  bool mutated = false;               // `Tensor(a!)`: the op writes into this input
+  bool optional = false;  // `T?`: may be None (an undefined tensor, or monostate)
+  std::string alias;      // `Tensor(a)`: the result may alias this input
+  bool mutated = false;   // `Tensor(a!)`: the op writes into this input
   std::optional<AttrValue> default_value;
-  bool keyword_only = false;          // declared after `*`
+  bool keyword_only = false;  // declared after `*`
 
   bool is_tensor() const { return type == ArgType::TensorArg || type == ArgType::TensorListArg; }
 };

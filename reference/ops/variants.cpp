@@ -34,8 +34,9 @@ void register_inplace_variant(OpRegistry& registry, const OpDef& functional) {
   schema.args[0].alias = "a";
   schema.args[0].mutated = true;
   schema.returns = {ReturnSpec{ArgType::TensorArg, "", "a"}};
-  OpDef& op = registry.add(std::move(schema), OpKind::InPlace, functional.family,
-                           fmt::format("in-place {}: writes {}(self, ...) into self", functional.name(), functional.name()));
+  OpDef& op =
+      registry.add(std::move(schema), OpKind::InPlace, functional.family,
+                   fmt::format("in-place {}: writes {}(self, ...) into self", functional.name(), functional.name()));
   op.functional = functional.name();
   op.random = functional.random;
   op.decompose = [name = op.name(), fn = functional.name()](const TensorList& in, const Attrs& attrs) -> TensorList {
@@ -61,7 +62,8 @@ void register_out_variant(OpRegistry& registry, const OpDef& functional) {
   out_arg.mutated = true;
   out_arg.keyword_only = true;
   // Tensor inputs are positional in declaration order, so out goes after the last tensor argument.
-  auto last_tensor = std::find_if(schema.args.rbegin(), schema.args.rend(), [](const ArgSpec& a) { return a.is_tensor(); });
+  auto last_tensor =
+      std::find_if(schema.args.rbegin(), schema.args.rend(), [](const ArgSpec& a) { return a.is_tensor(); });
   schema.args.insert(last_tensor.base(), out_arg);
   schema.returns = {ReturnSpec{ArgType::TensorArg, "", "a"}};
   OpDef& op = registry.add(std::move(schema), OpKind::OutVariant, functional.family,

@@ -26,7 +26,7 @@ FUNCSPEC_HOST_DEVICE inline void mul_hi_lo(std::uint32_t a, std::uint32_t b, std
 
 // The block for 128-bit counter (counter_lo, counter_hi as two 64-bit halves) under a 64-bit key.
 FUNCSPEC_HOST_DEVICE inline PhiloxBlock philox4x32_10(std::uint64_t key, std::uint64_t counter_lo,
-                                                       std::uint64_t counter_hi = 0) {
+                                                      std::uint64_t counter_hi = 0) {
   constexpr std::uint32_t kMul0 = 0xD2511F53u, kMul1 = 0xCD9E8D57u;
   constexpr std::uint32_t kWeyl0 = 0x9E3779B9u, kWeyl1 = 0xBB67AE85u;
   std::uint32_t c0 = static_cast<std::uint32_t>(counter_lo), c1 = static_cast<std::uint32_t>(counter_lo >> 32);

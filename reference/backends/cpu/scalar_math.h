@@ -12,11 +12,13 @@
 
 namespace funcspec::cpu::math {
 
-#define FUNCSPEC_UNARY_MATH(name)                                  \
-  template <typename T>                                            \
-  T name(const T& x) {                                             \
-    if constexpr (is_oracle_v<T>) return boost::multiprecision::name(x); \
-    else return std::name(x);                                      \
+#define FUNCSPEC_UNARY_MATH(name)            \
+  template <typename T>                      \
+  T name(const T& x) {                       \
+    if constexpr (is_oracle_v<T>)            \
+      return boost::multiprecision::name(x); \
+    else                                     \
+      return std::name(x);                   \
   }
 FUNCSPEC_UNARY_MATH(exp)
 FUNCSPEC_UNARY_MATH(log)
@@ -32,52 +34,70 @@ FUNCSPEC_UNARY_MATH(abs)
 
 template <typename T>
 T expm1(const T& x) {
-  if constexpr (is_oracle_v<T>) return boost::math::expm1(x);
-  else return std::expm1(x);
+  if constexpr (is_oracle_v<T>)
+    return boost::math::expm1(x);
+  else
+    return std::expm1(x);
 }
 
 template <typename T>
 T log1p(const T& x) {
-  if constexpr (is_oracle_v<T>) return boost::math::log1p(x);
-  else return std::log1p(x);
+  if constexpr (is_oracle_v<T>)
+    return boost::math::log1p(x);
+  else
+    return std::log1p(x);
 }
 
 template <typename T>
 T erf(const T& x) {
-  if constexpr (is_oracle_v<T>) return boost::math::erf(x);
-  else return std::erf(x);
+  if constexpr (is_oracle_v<T>)
+    return boost::math::erf(x);
+  else
+    return std::erf(x);
 }
 
 template <typename T>
 T pow(const T& x, const T& y) {
-  if constexpr (is_oracle_v<T>) return boost::multiprecision::pow(x, y);
-  else return std::pow(x, y);
+  if constexpr (is_oracle_v<T>)
+    return boost::multiprecision::pow(x, y);
+  else
+    return std::pow(x, y);
 }
 
 template <typename T>
 T atan2(const T& y, const T& x) {
-  if constexpr (is_oracle_v<T>) return boost::multiprecision::atan2(y, x);
-  else return std::atan2(y, x);
+  if constexpr (is_oracle_v<T>)
+    return boost::multiprecision::atan2(y, x);
+  else
+    return std::atan2(y, x);
 }
 
 template <typename T>
 T fmod(const T& x, const T& y) {
-  if constexpr (is_oracle_v<T>) return boost::multiprecision::fmod(x, y);
-  else return std::fmod(x, y);
+  if constexpr (is_oracle_v<T>)
+    return boost::multiprecision::fmod(x, y);
+  else
+    return std::fmod(x, y);
 }
 
 template <typename T>
 bool isnan(const T& x) {
-  if constexpr (is_oracle_v<T>) return boost::multiprecision::isnan(x);
-  else if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
-  else return false;
+  if constexpr (is_oracle_v<T>)
+    return boost::multiprecision::isnan(x);
+  else if constexpr (std::is_floating_point_v<T>)
+    return std::isnan(x);
+  else
+    return false;
 }
 
 template <typename T>
 bool isinf(const T& x) {
-  if constexpr (is_oracle_v<T>) return boost::multiprecision::isinf(x);
-  else if constexpr (std::is_floating_point_v<T>) return std::isinf(x);
-  else return false;
+  if constexpr (is_oracle_v<T>)
+    return boost::multiprecision::isinf(x);
+  else if constexpr (std::is_floating_point_v<T>)
+    return std::isinf(x);
+  else
+    return false;
 }
 
 template <typename T>
@@ -105,8 +125,10 @@ T round_half_even(const T& x) {
 // pi to the precision of T.
 template <typename T>
 T pi() {
-  if constexpr (is_oracle_v<T>) return boost::math::constants::pi<T>();
-  else return static_cast<T>(3.14159265358979323846264338327950288L);
+  if constexpr (is_oracle_v<T>)
+    return boost::math::constants::pi<T>();
+  else
+    return static_cast<T>(3.14159265358979323846264338327950288L);
 }
 
 }  // namespace funcspec::cpu::math

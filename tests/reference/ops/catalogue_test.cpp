@@ -54,7 +54,9 @@ TEST_P(CatalogueOp, HasSamples) {
       << "declare samples for '" << GetParam() << "' in conformance/samples/";
 }
 
-TEST_P(CatalogueOp, MetaAgreesWithCpuOnShapeAndDtype) { expect_passed(samples::check_meta_agrees(spec(), test_seed())); }
+TEST_P(CatalogueOp, MetaAgreesWithCpuOnShapeAndDtype) {
+  expect_passed(samples::check_meta_agrees(spec(), test_seed()));
+}
 
 TEST_P(CatalogueOp, Float64AgreesWithTheOracle) {
   if (!spec().oracle_exemption.empty()) GTEST_SKIP() << spec().oracle_exemption;
@@ -92,7 +94,8 @@ TEST_P(DerivedVariant, WritesWhatTheFunctionalOpComputes) {
     Tensor target;
     if (variant.kind == OpKind::InPlace) {
       target = inputs.at(0);
-      if (target.is_wrapped_number() || target.shape() != expected.shape() || !can_cast(expected.dtype(), target.dtype()))
+      if (target.is_wrapped_number() || target.shape() != expected.shape() ||
+          !can_cast(expected.dtype(), target.dtype()))
         continue;
     } else {
       target = Tensor::empty(expected.shape(), expected.dtype());
@@ -101,7 +104,8 @@ TEST_P(DerivedVariant, WritesWhatTheFunctionalOpComputes) {
     const Tensor returned = call_one(variant.name(), inputs, sample.attrs);
     EXPECT_TRUE(returned.is_same(target)) << variant.name() << " must return its target [" << sample.label << "]";
     const Tensor expected_in_target_dtype = call_one("to_dtype", {expected}, {{"dtype", target.dtype()}});
-    EXPECT_EQ(target.to_string(), expected_in_target_dtype.to_string()) << variant.name() << " [" << sample.label << "]";
+    EXPECT_EQ(target.to_string(), expected_in_target_dtype.to_string())
+        << variant.name() << " [" << sample.label << "]";
     ++checked;
   }
   EXPECT_GT(checked, 0) << "no sample of " << variant.functional << " fits " << variant.name();

@@ -30,7 +30,9 @@ TEST(Dispatch, UnknownOpSuggestsNearNames) {
 
 TEST(Dispatch, MissingInputIsAnInvalidArgument) {
   EXPECT_EQ(kind_of([] { call("add", {from_values({1}, {1})}); }), ErrorKind::InvalidArgument);
-  EXPECT_EQ(kind_of([] { call("add", {from_values({1}, {1}), from_values({1}, {1}), from_values({1}, {1})}); }),
+  EXPECT_EQ(kind_of([] {
+              call("add", {from_values({1}, {1}), from_values({1}, {1}), from_values({1}, {1})});
+            }),
             ErrorKind::InvalidArgument);
 }
 
@@ -99,7 +101,9 @@ TEST(CopyInPlace, SourceLargerThanTargetIsAnInplaceBroadcastError) {
 TEST(CopyInPlace, OnMetaChecksWithoutWriting) {
   const Tensor target = Tensor::empty({2}, DType::Float32, Device::Meta);
   EXPECT_EQ(ops::copy_(target, Tensor::empty({2}, DType::Float64, Device::Meta)).device(), Device::Meta);
-  EXPECT_EQ(kind_of([&] { ops::copy_(target, Tensor::empty({2, 2}, DType::Float64, Device::Meta)); }),
+  EXPECT_EQ(kind_of([&] {
+              ops::copy_(target, Tensor::empty({2, 2}, DType::Float64, Device::Meta));
+            }),
             ErrorKind::InplaceBroadcast);
 }
 
@@ -128,7 +132,9 @@ TEST(DerivedVariants, OutWritesIntoOutAndChecksItsShape) {
   EXPECT_TRUE(result.is_same(out));
   EXPECT_EQ(out.to_vector<double>(), (std::vector<double>{4, 6}));
   const Tensor wrong = Tensor::empty({3}, DType::Float64);
-  EXPECT_EQ(kind_of([&] { call("add.out", {from_values({1, 2}, {2}), from_values({3, 4}, {2}), wrong}); }),
+  EXPECT_EQ(kind_of([&] {
+              call("add.out", {from_values({1, 2}, {2}), from_values({3, 4}, {2}), wrong});
+            }),
             ErrorKind::OutShapeMismatch);
   EXPECT_EQ(wrong.to_vector<double>(), std::vector<double>(3, 0.0));
 }
@@ -139,7 +145,8 @@ TEST(DerivedVariants, OutMayBeOfAWiderDtypeButNotALowerCategory) {
   EXPECT_EQ(wide.to_vector<double>(), std::vector<double>{3});
   const Tensor narrow_category = Tensor::empty({1}, DType::Int64);
   EXPECT_EQ(kind_of([&] {
-              call("add.out", {from_values({1}, {1}, DType::Float32), from_values({2}, {1}, DType::Float32), narrow_category});
+              call("add.out",
+                   {from_values({1}, {1}, DType::Float32), from_values({2}, {1}, DType::Float32), narrow_category});
             }),
             ErrorKind::DtypeCastNotAllowed);
 }

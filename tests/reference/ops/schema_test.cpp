@@ -7,7 +7,8 @@ namespace funcspec {
 namespace {
 
 TEST(ParseSchema, SplitsInputsFromAttributes) {
-  const OpSchema s = parse_schema("sum(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor");
+  const OpSchema s =
+      parse_schema("sum(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor");
   EXPECT_EQ(s.name, "sum");
   ASSERT_EQ(s.tensor_args().size(), 1u);
   EXPECT_EQ(s.tensor_args()[0]->name, "self");
@@ -26,7 +27,8 @@ TEST(ParseSchema, ReadsAliasAndMutationAnnotations) {
 }
 
 TEST(ParseSchema, ReadsNamedTupleReturnsAndListDefaults) {
-  const OpSchema s = parse_schema("sort(Tensor self, int[] dims=[0, -1], float eps=1e-05) -> (Tensor values, Tensor indices)");
+  const OpSchema s =
+      parse_schema("sort(Tensor self, int[] dims=[0, -1], float eps=1e-05) -> (Tensor values, Tensor indices)");
   ASSERT_EQ(s.returns.size(), 2u);
   EXPECT_EQ(s.returns[1].name, "indices");
   EXPECT_EQ(std::get<std::vector<std::int64_t>>(*s.args[1].default_value), (std::vector<std::int64_t>{0, -1}));
@@ -41,8 +43,10 @@ TEST(ParseSchema, PrintsWhatItParsed) {
 TEST(ParseSchema, RejectsUnknownTypes) { EXPECT_THROW(parse_schema("f(Tensor x, complex y) -> Tensor"), Error); }
 
 TEST(BindAttrs, FillsDefaultsAndCoerces) {
-  const OpSchema s = parse_schema("f(Tensor x, int[]? dim=None, float eps=1e-05, Scalar alpha=1, ScalarType? dtype=None) -> Tensor");
-  const Attrs bound = bind_attrs(s, {{"dim", std::int64_t{1}}, {"eps", std::int64_t{2}}, {"alpha", 2.5}, {"dtype", std::string("float64")}});
+  const OpSchema s =
+      parse_schema("f(Tensor x, int[]? dim=None, float eps=1e-05, Scalar alpha=1, ScalarType? dtype=None) -> Tensor");
+  const Attrs bound = bind_attrs(
+      s, {{"dim", std::int64_t{1}}, {"eps", std::int64_t{2}}, {"alpha", 2.5}, {"dtype", std::string("float64")}});
   EXPECT_EQ(bound.get_int_list("dim"), (std::vector<std::int64_t>{1}));  // an int where a list is declared
   EXPECT_DOUBLE_EQ(bound.get_float("eps"), 2.0);
   EXPECT_EQ(bound.get_scalar("alpha"), Scalar(2.5));
@@ -66,10 +70,10 @@ TEST(BindAttrs, UnknownNameListsTheKnownOnes) {
 
 TEST(BindAttrs, RejectsWrongTypesAndMissingRequired) {
   const OpSchema s = parse_schema("f(Tensor x, int dim, bool flag=False) -> Tensor");
-  EXPECT_THROW(bind_attrs(s, {{"flag", true}}), Error);  // dim missing
-  EXPECT_THROW(bind_attrs(s, {{"dim", 1.5}}), Error);    // a float for an int
+  EXPECT_THROW(bind_attrs(s, {{"flag", true}}), Error);                                       // dim missing
+  EXPECT_THROW(bind_attrs(s, {{"dim", 1.5}}), Error);                                         // a float for an int
   EXPECT_THROW(bind_attrs(s, {{"dim", std::int64_t{0}}, {"flag", std::int64_t{1}}}), Error);  // an int for a bool
-  EXPECT_THROW(bind_attrs(s, {{"dim", std::monostate{}}}), Error);  // None for a non-optional
+  EXPECT_THROW(bind_attrs(s, {{"dim", std::monostate{}}}), Error);                            // None for a non-optional
 }
 
 }  // namespace
