@@ -1,8 +1,330 @@
+// Joining and indexing ops. Index tensors must be int64 and hold values in [0, size) of the
+// indexed dim; those values are data, so they are checked by the kernels (before writing) and
+// not on meta, while every check of shapes and dtypes happens in infer.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "reference/backends/cpu/index.h"
+#include "reference/ops/dispatch.h"
+#include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
 #include "reference/ops/registry.h"
 
 namespace funcspec {
+namespace {
 
-void register_index_ops(OpRegistry& registry) { (void)registry; }
+std::size_t at(std::int64_t dim) { return static_cast<std::size_t>(dim); }
+
+bool is_legacy_empty(const Tensor& t) { return t.shape() == Shape{0}; }
+
+// The tensor whose shape the others must match: the first one that is not a legacy shape-[0]
+// tensor (PyTorch lets those join tensors of any rank), or the first one when all are.
+const Tensor& cat_reference(const TensorList& in) {
+  auto it = std::find_if(in.begin(), in.end(), [](const Tensor& t) { return !is_legacy_empty(t); });
+  return it == in.end() ? in.front() : *it;
+}
+
+void register_cat(OpRegistry& registry) {
+  OpDef& op = registry.add("cat(Tensor[] tensors, *, int dim=0) -> Tensor", OpKind::Primitive, "index",
+                           "the tensors (promoted to their common dtype) joined along dim; other dims must match");
+  op.canonicalize = [](const TensorList& in, const Attrs&) {
+    FUNCSPEC_CHECK(!in.empty(), ErrorKind::InvalidArgument, "[cat] expects a non-empty list of tensors");
+    const DType dtype = result_type(in);
+    TensorList out;
+    for (const Tensor& t : in) out.push_back(cast_to(t, dtype));
+    return out;
+  };
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      FUNCSPEC_CHECK(in[i].dim() > 0, ErrorKind::ShapeMismatch,
+                     "[cat] the 0-dim tensor at position {} cannot be concatenated", i);
+    }
+    const Tensor& reference = cat_reference(in);
+    const std::int64_t d = wrap_dim(attrs.get_int("dim"), reference.dim(), "cat");
+    Shape shape = reference.shape();
+    shape[at(d)] = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const Tensor& t = in[i];
+      if (is_legacy_empty(t) && !is_legacy_empty(reference)) continue;
+      bool matches = t.dim() == reference.dim();
+      for (std::int64_t k = 0; matches && k < t.dim(); ++k) {
+        matches = k == d || t.shape()[at(k)] == reference.shape()[at(k)];
+      }
+      FUNCSPEC_CHECK(matches, ErrorKind::ShapeMismatch,
+                     "[cat] the tensor at position {} has shape {} but shape {} is expected outside dim {}", i,
+                     shape_to_string(t.shape()), shape_to_string(reference.shape()), d);
+      shape[at(d)] += t.shape()[at(d)];
+    }
+    return {{shape, reference.dtype()}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), cat_reference(a.inputs).dim(), "cat");
+    cpu::cat(a.inputs, d, a.outputs[0]);
+  };
+}
+
+void register_stack(OpRegistry& registry) {
+  OpDef& op = registry.add("stack(Tensor[] tensors, *, int dim=0) -> Tensor", OpKind::Composite, "index",
+                           "the tensors (all of one shape) joined along a new dim");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    FUNCSPEC_CHECK(!in.empty(), ErrorKind::InvalidArgument, "[stack] expects a non-empty list of tensors");
+    for (std::size_t i = 1; i < in.size(); ++i) {
+      FUNCSPEC_CHECK(in[i].shape() == in[0].shape(), ErrorKind::ShapeMismatch,
+                     "[stack] expects tensors of one shape, but position 0 has {} and position {} has {}",
+                     shape_to_string(in[0].shape()), i, shape_to_string(in[i].shape()));
+    }
+    const std::int64_t d = wrap_dim(attrs.get_int("dim"), in[0].dim() + 1, "stack");
+    TensorList expanded;
+    for (const Tensor& t : in) expanded.push_back(call_one("unsqueeze", {t}, {{"dim", d}}));
+    return call("cat", expanded, {{"dim", d}});
+  };
+}
+
+void check_index_dtype(std::string_view op, const Tensor& index) {
+  check_dtype(op, "index", index.dtype(), DTypeSet::Integral);
+}
+
+void check_same_dtype(std::string_view op, std::string_view arg, const Tensor& self, const Tensor& other) {
+  FUNCSPEC_CHECK(self.dtype() == other.dtype(), ErrorKind::DtypeNotSupported,
+                 "[{}] '{}' has dtype {} but self has dtype {}; they must be equal", op, arg, dtype_name(other.dtype()),
+                 dtype_name(self.dtype()));
+}
+
+void register_index_select(OpRegistry& registry) {
+  OpDef& op = registry.add("index_select(Tensor self, Tensor index, *, int dim) -> Tensor", OpKind::Primitive, "index",
+                           "the slices of self along dim at the positions listed in the 1-d int64 index");
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    const Tensor& self = in[0];
+    const Tensor& index = in[1];
+    check_index_dtype("index_select", index);
+    check_rank("index_select", "index", index, {0, 1});
+    const std::int64_t d = wrap_dim(attrs.get_int("dim"), self.dim(), "index_select");
+    if (self.dim() == 0) {
+      FUNCSPEC_CHECK(index.numel() == 1, ErrorKind::ShapeMismatch,
+                     "[index_select] a 0-dim self takes an index of one element, not {}", index.numel());
+      return {{{}, self.dtype()}};
+    }
+    Shape shape = self.shape();
+    shape[at(d)] = index.numel();
+    return {{shape, self.dtype()}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "index_select");
+    cpu::index_select(a.inputs[0], a.inputs[1], d, a.outputs[0]);
+  };
+}
+
+// Checks shared by gather and scatter_add: an int64 index of self's rank that fits in `bound`
+// (self, or src) in every dim and in self outside dim. Returns the wrapped dim.
+std::int64_t check_gather_like(std::string_view op, const Tensor& self, const Tensor& index, std::int64_t dim) {
+  check_index_dtype(op, index);
+  const std::int64_t d = wrap_dim(dim, self.dim(), op);
+  FUNCSPEC_CHECK(index.dim() == self.dim(), ErrorKind::ShapeMismatch,
+                 "[{}] index has {} dims but self has {}; they must be equal", op, index.dim(), self.dim());
+  for (std::int64_t k = 0; k < self.dim(); ++k) {
+    FUNCSPEC_CHECK(k == d || index.shape()[at(k)] <= self.shape()[at(k)], ErrorKind::ShapeMismatch,
+                   "[{}] index of shape {} is larger than self of shape {} at dim {}", op,
+                   shape_to_string(index.shape()), shape_to_string(self.shape()), k);
+  }
+  return d;
+}
+
+void register_gather(OpRegistry& registry) {
+  OpDef& op = registry.add("gather(Tensor self, Tensor index, *, int dim) -> Tensor", OpKind::Primitive, "index",
+                           "out[p] = self[p with p[dim] = index[p]]: out has index's shape");
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    check_gather_like("gather", in[0], in[1], attrs.get_int("dim"));
+    return {{in[1].shape(), in[0].dtype()}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "gather");
+    cpu::gather(a.inputs[0], a.inputs[1], d, a.outputs[0]);
+  };
+}
+
+void register_scatter_add(OpRegistry& registry) {
+  OpDef& op =
+      registry.add("scatter_add(Tensor self, Tensor index, Tensor src, *, int dim) -> Tensor", OpKind::Primitive,
+                   "index", "a copy of self with src[p] added at p with p[dim] = index[p], in row-major order of p");
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    const Tensor& self = in[0];
+    const Tensor& index = in[1];
+    const Tensor& src = in[2];
+    check_gather_like("scatter_add", self, index, attrs.get_int("dim"));
+    check_same_dtype("scatter_add", "src", self, src);
+    FUNCSPEC_CHECK(src.dim() == index.dim(), ErrorKind::ShapeMismatch,
+                   "[scatter_add] src has {} dims but index has {}; they must be equal", src.dim(), index.dim());
+    for (std::int64_t k = 0; k < src.dim(); ++k) {
+      FUNCSPEC_CHECK(index.shape()[at(k)] <= src.shape()[at(k)], ErrorKind::ShapeMismatch,
+                     "[scatter_add] index of shape {} is larger than src of shape {} at dim {}",
+                     shape_to_string(index.shape()), shape_to_string(src.shape()), k);
+    }
+    return {{self.shape(), self.dtype()}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "scatter_add");
+    cpu::scatter_add(a.inputs[0], a.inputs[1], a.inputs[2], d, a.outputs[0]);
+  };
+}
+
+void register_take_along_dim(OpRegistry& registry) {
+  OpDef& op = registry.add("take_along_dim(Tensor self, Tensor indices, *, int? dim=None) -> Tensor", OpKind::Composite,
+                           "index",
+                           "gather along dim after broadcasting self and indices in the other dims (dim None: of the "
+                           "flattened self)");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const Tensor& self = in[0];
+    const Tensor& indices = in[1];
+    const std::optional<std::int64_t> dim = attrs.get_optional_int("dim");
+    if (!dim) {
+      const std::vector<std::int64_t> flat{-1};
+      return call("gather",
+                  {call_one("reshape", {self}, {{"shape", flat}}), call_one("reshape", {indices}, {{"shape", flat}})},
+                  {{"dim", std::int64_t{0}}});
+    }
+    FUNCSPEC_CHECK(self.dim() == indices.dim(), ErrorKind::ShapeMismatch,
+                   "[take_along_dim] indices have {} dims but self has {}; they must be equal", indices.dim(),
+                   self.dim());
+    const std::int64_t d = wrap_dim(*dim, self.dim(), "take_along_dim");
+    if (self.dim() == 0) return call("gather", {self, indices}, {{"dim", d}});
+    Shape self_like = self.shape();
+    self_like[at(d)] = indices.shape()[at(d)];
+    Shape self_target = broadcast_shapes(std::vector<Shape>{self_like, indices.shape()}, "take_along_dim");
+    Shape indices_target = self_target;
+    self_target[at(d)] = self.shape()[at(d)];
+    return call("gather", {expand_to(self, self_target), expand_to(indices, indices_target)}, {{"dim", d}});
+  };
+}
+
+void register_masked_fill(OpRegistry& registry) {
+  OpDef& op = registry.add("masked_fill(Tensor self, Tensor mask, Tensor value) -> Tensor", OpKind::Primitive, "index",
+                           "self where mask is false, value (0-dim, converted to self's dtype) where it is true");
+  // self and mask broadcast together; value stays as given (a literal follows self's device) and
+  // is converted by the kernel, so the result's dtype is self's whatever value's is.
+  op.canonicalize = [](const TensorList& in, const Attrs&) -> TensorList {
+    const Shape shape = broadcast_shapes(std::vector<Shape>{in[0].shape(), in[1].shape()}, "masked_fill");
+    return {expand_to(in[0], shape), expand_to(in[1], shape), in[2]};
+  };
+  op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
+    check_dtype("masked_fill", "mask", in[1].dtype(), DTypeSet::BoolOnly);
+    FUNCSPEC_CHECK(in[2].dim() == 0, ErrorKind::InvalidArgument,
+                   "[masked_fill] value must be a 0-dim tensor or a literal but has shape {}",
+                   shape_to_string(in[2].shape()));
+    return {{in[0].shape(), in[0].dtype()}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    const Tensor& out = a.outputs[0];
+    const Tensor value = Tensor::empty({}, out.dtype());
+    visit_dtype(a.inputs[2].dtype(), [&]<typename V>() {
+      visit_dtype(out.dtype(), [&]<typename T>() { *value.data<T>() = cast_scalar<T>(*a.inputs[2].data<V>()); });
+    });
+    cpu::masked_fill(a.inputs[0], a.inputs[1], value, out);
+  };
+  op.derive_inplace = true;
+}
+
+void register_index_add(OpRegistry& registry) {
+  OpDef& op = registry.add("index_add(Tensor self, Tensor index, Tensor source, *, int dim, Scalar alpha=1) -> Tensor",
+                           OpKind::Primitive, "index",
+                           "a copy of self with alpha * source.select(dim, j) added to slice index[j] along dim, for "
+                           "j in order");
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    const Tensor& self = in[0];
+    const Tensor& index = in[1];
+    const Tensor& source = in[2];
+    check_index_dtype("index_add", index);
+    check_rank("index_add", "index", index, {0, 1});
+    check_same_dtype("index_add", "source", self, source);
+    const std::int64_t d = wrap_dim(attrs.get_int("dim"), self.dim(), "index_add");
+    Shape expected = self.shape();
+    if (self.dim() > 0) expected[at(d)] = index.numel();
+    FUNCSPEC_CHECK(source.shape() == expected && (self.dim() > 0 || index.numel() == 1), ErrorKind::ShapeMismatch,
+                   "[index_add] source has shape {} but self of shape {} and an index of {} elements need {}",
+                   shape_to_string(source.shape()), shape_to_string(self.shape()), index.numel(),
+                   shape_to_string(expected));
+    const Scalar alpha = attrs.get_scalar("alpha");
+    FUNCSPEC_CHECK(is_floating(self.dtype()) || !alpha.is_floating(), ErrorKind::InvalidArgument,
+                   "[index_add] a float alpha {} is not allowed for a {} self", alpha.to_string(),
+                   dtype_name(self.dtype()));
+    FUNCSPEC_CHECK(self.dtype() != DType::Bool || alpha.is_bool() || alpha == Scalar(std::int64_t{1}),
+                   ErrorKind::InvalidArgument, "[index_add] alpha must be a bool for a bool self");
+    return {{self.shape(), self.dtype()}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "index_add");
+    cpu::index_add(a.inputs[0], a.inputs[1], a.inputs[2], d, a.attrs.get_scalar("alpha"), a.outputs[0]);
+  };
+  op.derive_inplace = true;
+}
+
+void register_pad(OpRegistry& registry) {
+  OpDef& op = registry.add("pad(Tensor self, *, int[] pad, Scalar value=0) -> Tensor", OpKind::Composite, "index",
+                           "self padded with value (constant mode); pad lists (before, after) pairs from the last "
+                           "dim backwards; negative pads crop");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const Tensor& self = in[0];
+    const std::vector<std::int64_t>& pad = attrs.get_int_list("pad");
+    FUNCSPEC_CHECK(pad.size() % 2 == 0, ErrorKind::InvalidArgument,
+                   "[pad] pad {} must have an even length (a before and an after per dim)", shape_to_string(pad));
+    const std::int64_t padded_dims = static_cast<std::int64_t>(pad.size() / 2);
+    FUNCSPEC_CHECK(padded_dims <= self.dim(), ErrorKind::InvalidArgument,
+                   "[pad] pad {} covers {} dims but self has shape {}", shape_to_string(pad), padded_dims,
+                   shape_to_string(self.shape()));
+    // Every size is checked before any op runs, so a bad pad list fails as a whole.
+    for (std::int64_t i = 0; i < padded_dims; ++i) {
+      const std::int64_t d = self.dim() - 1 - i;
+      const std::int64_t size = self.shape()[at(d)] + pad[at(2 * i)] + pad[at(2 * i + 1)];
+      FUNCSPEC_CHECK(size >= 0, ErrorKind::InvalidArgument,
+                     "[pad] dim {} of size {} padded by {} and {} would have the negative size {}", d,
+                     self.shape()[at(d)], pad[at(2 * i)], pad[at(2 * i + 1)], size);
+    }
+    const std::string device(device_name(self.device()));
+    Tensor result = self;
+    bool copied = false;
+    for (std::int64_t i = 0; i < padded_dims; ++i) {
+      const std::int64_t d = self.dim() - 1 - i;
+      const std::int64_t before = pad[at(2 * i)], after = pad[at(2 * i + 1)];
+      const std::int64_t crop_before = std::max<std::int64_t>(0, -before),
+                         crop_after = std::max<std::int64_t>(0, -after);
+      if (crop_before > 0 || crop_after > 0) {
+        result = call_one(
+            "narrow", {result},
+            {{"dim", d}, {"start", crop_before}, {"length", result.shape()[at(d)] - crop_before - crop_after}});
+      }
+      if (before <= 0 && after <= 0) continue;
+      const auto block_of = [&](std::int64_t width) {
+        Shape block = result.shape();
+        block[at(d)] = width;
+        return call_one(
+            "full", {},
+            {{"size", block}, {"fill_value", attrs.get_scalar("value")}, {"dtype", self.dtype()}, {"device", device}});
+      };
+      TensorList pieces;
+      if (before > 0) pieces.push_back(block_of(before));
+      pieces.push_back(result);
+      if (after > 0) pieces.push_back(block_of(after));
+      result = call_one("cat", pieces, {{"dim", d}});
+      copied = true;
+    }
+    // Like PyTorch, the result never aliases self, even when the pads only crop.
+    if (!copied) result = call_one("clone", {result});
+    return {result};
+  };
+}
+
+}  // namespace
+
+void register_index_ops(OpRegistry& registry) {
+  register_cat(registry);
+  register_stack(registry);
+  register_index_select(registry);
+  register_gather(registry);
+  register_scatter_add(registry);
+  register_take_along_dim(registry);
+  register_masked_fill(registry);
+  register_index_add(registry);
+  register_pad(registry);
+}
 
 }  // namespace funcspec
