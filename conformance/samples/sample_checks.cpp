@@ -92,7 +92,10 @@ SampleVerdict check_meta_agrees(const OpSampleSpec& spec, std::uint64_t seed) {
     ++verdict.samples_run;
     TensorList meta_inputs;
     for (const Tensor& t : sample.inputs) meta_inputs.push_back(to_meta(t));
-    const Outcome on_meta = run(spec.op, meta_inputs, sample.attrs, seed);
+    // Ops without tensor inputs (creation ops) are placed by their device attribute.
+    Attrs meta_attrs = sample.attrs;
+    if (op.schema.find_arg("device") != nullptr) meta_attrs.set("device", std::string("meta"));
+    const Outcome on_meta = run(spec.op, meta_inputs, meta_attrs, seed);
     const Outcome on_cpu = run(spec.op, clone_inputs(sample.inputs), sample.attrs, seed);
     const std::string where = describe(spec, sample, seed);
     if (op.kind == OpKind::DynamicShape || op.kind == OpKind::ScalarExtraction) {
