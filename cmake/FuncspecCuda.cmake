@@ -1,12 +1,16 @@
 # CUDA is optional: when nvcc is found (Debian's CUDA toolkit lives in /usr/local/cuda) the CUDA
 # backend is compiled for Hopper (sm_90) and Ampere (sm_80); otherwise a stand-in reports
 # `cuda_not_available` at run time. Either way the build succeeds.
+# FUNCSPEC_ENABLE_CUDA=OFF builds the stand-in even where nvcc exists (how the no-nvcc path is tested).
+option(FUNCSPEC_ENABLE_CUDA "Compile the CUDA backend when nvcc is found" ON)
 include(CheckLanguage)
-if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
-  set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+if(FUNCSPEC_ENABLE_CUDA)
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  check_language(CUDA)
 endif()
-check_language(CUDA)
-if(CMAKE_CUDA_COMPILER)
+if(FUNCSPEC_ENABLE_CUDA AND CMAKE_CUDA_COMPILER)
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
     set(CMAKE_CUDA_ARCHITECTURES 80 90)
   endif()
@@ -18,5 +22,5 @@ if(CMAKE_CUDA_COMPILER)
   message(STATUS "funcspec: CUDA backend enabled (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, archs ${CMAKE_CUDA_ARCHITECTURES})")
 else()
   set(FUNCSPEC_HAVE_CUDA OFF)
-  message(STATUS "funcspec: nvcc not found; building the CPU-only stand-in for the CUDA backend")
+  message(STATUS "funcspec: no CUDA backend (nvcc not found or FUNCSPEC_ENABLE_CUDA=OFF); building the stand-in")
 endif()
