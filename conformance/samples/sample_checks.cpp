@@ -84,11 +84,23 @@ TensorList clone_inputs(const TensorList& inputs) {
   return out;
 }
 
+// The samples of `spec`, or nothing with a failure recorded when generating them throws (a sample
+// that needs an op the backend lacks must cost that op's verdict, not the run).
+std::vector<OpSample> generate_or_record(const OpSampleSpec& spec, DType floating, SampleRng& rng,
+                                         SampleVerdict& verdict) {
+  try {
+    return spec.generate(floating, rng);
+  } catch (const std::exception& e) {
+    verdict.failures.push_back(fmt::format("{}: generating the samples failed: {}", spec.op, e.what()));
+    return {};
+  }
+}
+
 SampleVerdict check_meta_agrees(const OpSampleSpec& spec, std::uint64_t seed) {
   SampleVerdict verdict{spec.op, "meta", 0, 0, {}};
   const OpDef& op = OpRegistry::instance().get(spec.op);
   SampleRng rng(seed);
-  for (const OpSample& sample : spec.generate(DType::Float64, rng)) {
+  for (const OpSample& sample : generate_or_record(spec, DType::Float64, rng, verdict)) {
     ++verdict.samples_run;
     TensorList meta_inputs;
     for (const Tensor& t : sample.inputs) meta_inputs.push_back(to_meta(t));
@@ -137,7 +149,7 @@ SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std:
   SampleRng rng(seed);
   const double eps = machine_epsilon(floating);
   const double allowed = floating == DType::Float32 ? spec.tolerance.ulps32 : spec.tolerance.ulps64;
-  for (const OpSample& sample : spec.generate(floating, rng)) {
+  for (const OpSample& sample : generate_or_record(spec, floating, rng, verdict)) {
     ++verdict.samples_run;
     const std::string where = describe(spec, sample, seed);
     const TensorList oracle_inputs = convert_floating_inputs(sample.inputs, DType::Oracle);

@@ -198,13 +198,6 @@ TensorList cross_entropy(const TensorList& in, const Attrs& attrs) {
   return {cross_entropy_indices(log_probs, target, weight, reduction, attrs.get_int("ignore_index"), smoothing)};
 }
 
-// The source of fill_/zero_: the literal. On meta, copy_ of self onto itself instead, which runs
-// the same checks (copy_'s op layer expands a literal on cpu before the dispatcher can move it to
-// meta, so a literal cannot reach a meta target yet); meta tensors hold no values to fill.
-Tensor fill_source(const Tensor& self, const Scalar& value) {
-  return self.device() == Device::Meta ? self : ops::lit(value);
-}
-
 TensorList layer_norm(const TensorList& in, const Attrs& attrs) {
   const Tensor &input = in[0], &weight = in[1], &bias = in[2];
   const std::vector<std::int64_t>& normalized = attrs.get_int_list("normalized_shape");
@@ -328,7 +321,7 @@ void register_composite_ops(OpRegistry& registry) {
     OpDef& op = registry.add("fill_(Tensor(a!) self, Scalar value) -> Tensor(a!)", OpKind::InPlace, "composite",
                              "writes value, converted to self's dtype, into every element of self");
     op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
-      call("copy_", {in[0], fill_source(in[0], attrs.get_scalar("value"))});
+      call("copy_", {in[0], ops::lit(attrs.get_scalar("value"))});
       return {in[0]};
     };
   }
@@ -336,7 +329,7 @@ void register_composite_ops(OpRegistry& registry) {
     OpDef& op = registry.add("zero_(Tensor(a!) self) -> Tensor(a!)", OpKind::InPlace, "composite",
                              "writes 0 into every element of self");
     op.decompose = [](const TensorList& in, const Attrs&) -> TensorList {
-      call("copy_", {in[0], fill_source(in[0], std::int64_t{0})});
+      call("copy_", {in[0], ops::lit(std::int64_t{0})});
       return {in[0]};
     };
   }
