@@ -80,8 +80,8 @@ std::vector<OpSample> arg_samples(DType floating, SampleRng& rng) {
 
 std::vector<OpSample> norm_samples(DType floating, SampleRng& rng) {
   std::vector<OpSample> out;
-  for (double p : {0.0, 1.0, 2.0, 3.0, 0.5, std::numeric_limits<double>::infinity(),
-                   -std::numeric_limits<double>::infinity()}) {
+  for (double p :
+       {0.0, 1.0, 2.0, 3.0, 0.5, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()}) {
     for (OpSample& s : dims_samples(floating, rng)) {
       s.attrs.set("p", Scalar(p));
       s.label += fmt::format(" p={}", p);

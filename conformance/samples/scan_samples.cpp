@@ -49,7 +49,8 @@ std::vector<OpSample> along_dim(DType floating, SampleRng& rng, const std::strin
 
 std::vector<OpSample> scan_samples(DType floating, SampleRng& rng) {
   std::vector<OpSample> out = along_dim(floating, rng, "dim");
-  out.push_back({{rng.tensor({3, 2}, DType::Int64, -3, 3)}, {{"dim", std::int64_t{0}}, {"dtype", floating}},
+  out.push_back({{rng.tensor({3, 2}, DType::Int64, -3, 3)},
+                 {{"dim", std::int64_t{0}}, {"dtype", floating}},
                  "int64 with dtype=floating"});
   return out;
 }
@@ -105,7 +106,7 @@ std::vector<OpSample> topk_samples(DType floating, SampleRng& rng) {
   for (bool largest : {true, false}) {
     for (auto& [sample, dim] : shaped_inputs(floating, rng)) {
       // k runs over 0, 1, 2, ... clamped to the dim's size; size 0 dims take k = 0.
-      const std::int64_t size = sample.inputs[0].dim() == 0 ? 1
+      const std::int64_t size = sample.inputs[0].dim() == 0    ? 1
                                 : dim < sample.inputs[0].dim() ? sample.inputs[0].size(dim)
                                                                : 1;
       sample.attrs.set("k", std::min(k++ % 4, size));

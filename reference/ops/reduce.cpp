@@ -39,8 +39,10 @@ Shape reduced_shape(const Shape& shape, std::span<const std::int64_t> dims, bool
   Shape out;
   for (std::size_t d = 0; d < shape.size(); ++d) {
     const bool reduced = std::find(dims.begin(), dims.end(), static_cast<std::int64_t>(d)) != dims.end();
-    if (!reduced) out.push_back(shape[d]);
-    else if (keepdim) out.push_back(1);
+    if (!reduced)
+      out.push_back(shape[d]);
+    else if (keepdim)
+      out.push_back(1);
   }
   return out;
 }
@@ -69,7 +71,7 @@ OpDef& add_dims_reduction(OpRegistry& registry, std::string_view schema, std::st
                           DType (*output_dtype)(DType), bool needs_identity) {
   OpDef& op = registry.add(schema, OpKind::Primitive, "reduce", std::move(summary));
   op.infer = [name = op.name(), output_dtype, needs_identity](const TensorList& in,
-                                                               const Attrs& attrs) -> std::vector<TensorMeta> {
+                                                              const Attrs& attrs) -> std::vector<TensorMeta> {
     const std::vector<std::int64_t> dims = reduced_dims(in[0], attrs, name);
     if (needs_identity) check_nonempty_reduction(name, in[0], dims);
     return {{reduced_shape(in[0].shape(), dims, attrs.get_bool("keepdim")), output_dtype(in[0].dtype())}};
@@ -122,9 +124,9 @@ double norm_order(const Attrs& attrs) {
 }
 
 void register_norm(OpRegistry& registry) {
-  OpDef& op = registry.add("norm(Tensor self, Scalar p=2, int[]? dim=None, bool keepdim=False) -> Tensor",
-                           OpKind::Primitive, "reduce",
-                           "the vector p-norm over dim: (sum |x|^p)^(1/p); p=0 counts non-zeros, p=+-inf is max/min |x|");
+  OpDef& op = registry.add(
+      "norm(Tensor self, Scalar p=2, int[]? dim=None, bool keepdim=False) -> Tensor", OpKind::Primitive, "reduce",
+      "the vector p-norm over dim: (sum |x|^p)^(1/p); p=0 counts non-zeros, p=+-inf is max/min |x|");
   op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
     check_dtype("norm", "self", in[0].dtype(), DTypeSet::Floating);
     const double p = norm_order(attrs);
@@ -177,9 +179,9 @@ void register_var_std(OpRegistry& registry) {
     };
   }
   {
-    OpDef& op = registry.add(
-        "std(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor",
-        OpKind::Composite, "reduce", "sqrt(var) over dim (floating only)");
+    OpDef& op =
+        registry.add("std(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor",
+                     OpKind::Composite, "reduce", "sqrt(var) over dim (floating only)");
     op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
       return {call_one("sqrt", {variance(in[0], attrs, "std")})};
     };
@@ -218,8 +220,7 @@ void register_reduce_ops(OpRegistry& registry) {
   {
     OpDef& op = add_dims_reduction(
         registry, "sum(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
-        "sum over dim (bool/int64 sum into int64; float32 accumulates in float64)", cpu::sum_kernel, same_dtype,
-        false);
+        "sum over dim (bool/int64 sum into int64; float32 accumulates in float64)", cpu::sum_kernel, same_dtype, false);
     op.canonicalize = cast_for_accumulation;
     op.derive_out = true;
   }

@@ -84,8 +84,8 @@ void register_sort(OpRegistry& registry) {
     return {{in[0].shape(), in[0].dtype()}, {in[0].shape(), DType::Int64}};
   };
   op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::sort_kernel(a.inputs[0], a.outputs[0], a.outputs[1], wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "sort"),
-                     a.attrs.get_bool("descending"));
+    cpu::sort_kernel(a.inputs[0], a.outputs[0], a.outputs[1],
+                     wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "sort"), a.attrs.get_bool("descending"));
   };
 }
 
@@ -107,8 +107,8 @@ void register_topk(OpRegistry& registry) {
     return {{shape, in[0].dtype()}, {shape, DType::Int64}};
   };
   op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::topk_kernel(a.inputs[0], a.outputs[0], a.outputs[1], wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "topk"),
-                     a.attrs.get_bool("largest"));
+    cpu::topk_kernel(a.inputs[0], a.outputs[0], a.outputs[1],
+                     wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "topk"), a.attrs.get_bool("largest"));
   };
 }
 

@@ -147,11 +147,13 @@ void argmin_kernel(const Tensor& in, const Tensor& out, std::span<const std::int
 }
 
 void all_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims) {
-  bool_reduction_kernel(in, out, dims, true, [](bool x) { return !x; }, false);
+  bool_reduction_kernel(
+      in, out, dims, true, [](bool x) { return !x; }, false);
 }
 
 void any_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims) {
-  bool_reduction_kernel(in, out, dims, false, [](bool x) { return x; }, true);
+  bool_reduction_kernel(
+      in, out, dims, false, [](bool x) { return x; }, true);
 }
 
 void norm_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims, double p) {
@@ -171,13 +173,19 @@ void norm_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64
       Acc total = Acc(0);
       for (const T& m : abs_row) {
         const Acc a = cast_scalar<Acc>(m);
-        if (p == 0) total += a != Acc(0) ? Acc(1) : Acc(0);  // NaN counts as non-zero
-        else if (p == 1) total += a;
-        else if (p == 2) total += a * a;
-        else total += math::pow(a, Acc(p));
+        if (p == 0)
+          total += a != Acc(0) ? Acc(1) : Acc(0);  // NaN counts as non-zero
+        else if (p == 1)
+          total += a;
+        else if (p == 2)
+          total += a * a;
+        else
+          total += math::pow(a, Acc(p));
       }
-      if (p == 2) total = math::sqrt(total);
-      else if (p != 0 && p != 1) total = math::pow(total, Acc(1) / Acc(p));
+      if (p == 2)
+        total = math::sqrt(total);
+      else if (p != 0 && p != 1)
+        total = math::pow(total, Acc(1) / Acc(p));
       result[i] = cast_scalar<T>(total);
     });
   });

@@ -48,7 +48,8 @@ void scan_kernel(const Tensor& in, const Tensor& out, std::int64_t dim, int iden
 Tensor narrow_view(const Tensor& t, std::int64_t dim, std::int64_t start, std::int64_t length) {
   Shape shape = t.shape();
   shape[static_cast<std::size_t>(dim)] = length;
-  return Tensor::view_of(t, shape, t.strides(), t.storage_offset() + start * t.strides()[static_cast<std::size_t>(dim)]);
+  return Tensor::view_of(t, shape, t.strides(),
+                         t.storage_offset() + start * t.strides()[static_cast<std::size_t>(dim)]);
 }
 
 // dst = src rolled by shift along dim: dst[(i + shift) mod n] = src[i].

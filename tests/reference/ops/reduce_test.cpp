@@ -40,9 +40,7 @@ ErrorKind error_kind_of(Fn&& fn) {
 Tensor matrix23() { return from_values({1, 2, 3, 4, 5, 6}, {2, 3}); }
 
 // [[1, 2, 3], [4, 5, 6]] stored column by column.
-Tensor transposed_matrix23() {
-  return Tensor::view_of(from_values({1, 4, 2, 5, 3, 6}, {3, 2}), {2, 3}, {1, 2}, 0);
-}
+Tensor transposed_matrix23() { return Tensor::view_of(from_values({1, 4, 2, 5, 3, 6}, {3, 2}), {2, 3}, {1, 2}, 0); }
 
 TEST(ReduceSum, AllDimsByDefault) {
   const Tensor s = ops::sum(matrix23());
@@ -64,9 +62,7 @@ TEST(ReduceSum, EmptyDimListReducesEveryDim) {
   EXPECT_EQ(values(s), Values{21});
 }
 
-TEST(ReduceSum, NonContiguousInput) {
-  EXPECT_EQ(values(ops::sum(transposed_matrix23(), Dims{1})), (Values{6, 15}));
-}
+TEST(ReduceSum, NonContiguousInput) { EXPECT_EQ(values(ops::sum(transposed_matrix23(), Dims{1})), (Values{6, 15})); }
 
 TEST(ReduceSum, EmptyReductionIsZero) {
   const Tensor s = ops::sum(Tensor::empty({0, 3}, DType::Float64), Dims{0});
@@ -96,7 +92,8 @@ TEST(ReduceSum, BoolCountsIntoInt64) {
 }
 
 TEST(ReduceSum, Int64OverflowWraps) {
-  const Tensor x = from_vector(std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max(), 1}, {2}, DType::Int64);
+  const Tensor x =
+      from_vector(std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max(), 1}, {2}, DType::Int64);
   EXPECT_EQ(ops::sum(x).to_vector<std::int64_t>(), std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min()});
 }
 
@@ -166,7 +163,9 @@ TEST(ReduceAmax, NanPropagates) {
 }
 
 TEST(ReduceAmax, EmptyReductionIsAnError) {
-  EXPECT_EQ(error_kind_of([] { ops::amax(Tensor::empty({0, 3}, DType::Float64), Dims{0}); }),
+  EXPECT_EQ(error_kind_of([] {
+              ops::amax(Tensor::empty({0, 3}, DType::Float64), Dims{0});
+            }),
             ErrorKind::InvalidArgument);
   EXPECT_EQ(error_kind_of([] { ops::amin(Tensor::empty({0}, DType::Float64, Device::Meta)); }),
             ErrorKind::InvalidArgument);
@@ -216,7 +215,9 @@ TEST(ReduceAll, OverOneDim) {
   EXPECT_EQ(values(a), (Values{1, 0}));
 }
 
-TEST(ReduceAny, OverOneDim) { EXPECT_EQ(values(ops::any(from_values({0, 0, 0, -2}, {2, 2}), Dims{1})), (Values{0, 1})); }
+TEST(ReduceAny, OverOneDim) {
+  EXPECT_EQ(values(ops::any(from_values({0, 0, 0, -2}, {2, 2}), Dims{1})), (Values{0, 1}));
+}
 
 TEST(ReduceAll, EmptyIsTrueAndAnyIsFalse) {
   const Tensor empty = Tensor::empty({0}, DType::Int64);
@@ -239,7 +240,9 @@ TEST(ReduceNorm, InfinityNormsAreMaxAndMinMagnitude) {
   EXPECT_EQ(values(ops::norm(x, -kInf)), Values{2});
 }
 
-TEST(ReduceNorm, ZeroNormCountsNonZeros) { EXPECT_EQ(values(ops::norm(from_values({0, 2, 0, -1}, {4}), 0)), Values{2}); }
+TEST(ReduceNorm, ZeroNormCountsNonZeros) {
+  EXPECT_EQ(values(ops::norm(from_values({0, 2, 0, -1}, {4}), 0)), Values{2});
+}
 
 TEST(ReduceNorm, ThreeNorm) {
   // (1 + 8)^(1/3) = 9^(1/3)

@@ -29,11 +29,11 @@ ErrorKind error_kind_of(Fn&& fn) {
 Tensor matrix23() { return from_values({1, 2, 3, 4, 5, 6}, {2, 3}); }
 
 // [[1, 2, 3], [4, 5, 6]] stored column by column.
-Tensor transposed_matrix23() {
-  return Tensor::view_of(from_values({1, 4, 2, 5, 3, 6}, {3, 2}), {2, 3}, {1, 2}, 0);
-}
+Tensor transposed_matrix23() { return Tensor::view_of(from_values({1, 4, 2, 5, 3, 6}, {3, 2}), {2, 3}, {1, 2}, 0); }
 
-TEST(ScanCumsum, RunningSums) { EXPECT_EQ(values(ops::cumsum(from_values({1, 2, 3, 4}, {4}), 0)), (Values{1, 3, 6, 10})); }
+TEST(ScanCumsum, RunningSums) {
+  EXPECT_EQ(values(ops::cumsum(from_values({1, 2, 3, 4}, {4}), 0)), (Values{1, 3, 6, 10}));
+}
 
 TEST(ScanCumsum, AlongDimZeroOfNonContiguousInput) {
   EXPECT_EQ(values(ops::cumsum(transposed_matrix23(), 0)), (Values{1, 2, 3, 5, 7, 9}));
@@ -119,11 +119,11 @@ TEST(ScanRoll, WithoutDimsOnNonContiguousInput) {
   EXPECT_EQ(values(ops::roll(transposed_matrix23(), {-2})), (Values{3, 4, 5, 6, 1, 2}));
 }
 
-TEST(ScanRoll, TwoDims) {
-  EXPECT_EQ(values(ops::roll(matrix23(), {1, 1}, {0, 1})), (Values{6, 4, 5, 3, 1, 2}));
-}
+TEST(ScanRoll, TwoDims) { EXPECT_EQ(values(ops::roll(matrix23(), {1, 1}, {0, 1})), (Values{6, 4, 5, 3, 1, 2})); }
 
-TEST(ScanRoll, EmptyTensor) { EXPECT_EQ(ops::roll(Tensor::empty({0, 2}, DType::Float64), {3}, {0}).shape(), (Shape{0, 2})); }
+TEST(ScanRoll, EmptyTensor) {
+  EXPECT_EQ(ops::roll(Tensor::empty({0, 2}, DType::Float64), {3}, {0}).shape(), (Shape{0, 2}));
+}
 
 TEST(ScanRoll, ShiftsAndDimsMustPair) {
   EXPECT_EQ(error_kind_of([] { ops::roll(matrix23(), {1, 2}, {0}); }), ErrorKind::InvalidArgument);
