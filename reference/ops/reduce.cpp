@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "reference/api/conversion.h"
 #include "reference/backends/cpu/reduce.h"
@@ -24,12 +25,16 @@
 namespace funcspec {
 namespace {
 
+std::vector<std::int64_t> every_dim(const Tensor& self) {
+  std::vector<std::int64_t> dims(static_cast<std::size_t>(self.dim()));
+  std::iota(dims.begin(), dims.end(), std::int64_t{0});
+  return dims;
+}
+
 // The wrapped, distinct dims an op with a `int[]? dim` attribute reduces (see NOTE: [reduction order]).
 std::vector<std::int64_t> reduced_dims(const Tensor& self, const Attrs& attrs, std::string_view op) {
   const std::optional<std::vector<std::int64_t>> dims = attrs.get_optional_int_list("dim");
-  std::vector<std::int64_t> all(static_cast<std::size_t>(self.dim()));
-  for (std::size_t d = 0; d < all.size(); ++d) all[d] = static_cast<std::int64_t>(d);
-  if (!dims || dims->empty()) return all;
+  if (!dims || dims->empty()) return every_dim(self);
   std::vector<std::int64_t> wrapped = wrap_dims(*dims, self.dim(), op);
   if (self.dim() == 0) return {};
   return wrapped;
@@ -100,9 +105,7 @@ void register_arg_reduction(OpRegistry& registry, std::string_view schema, std::
       const std::int64_t wrapped = wrap_dim(*dim, self.dim(), name);
       return self.dim() == 0 ? std::vector<std::int64_t>{} : std::vector<std::int64_t>{wrapped};
     }
-    std::vector<std::int64_t> all(static_cast<std::size_t>(self.dim()));
-    for (std::size_t d = 0; d < all.size(); ++d) all[d] = static_cast<std::int64_t>(d);
-    return all;
+    return every_dim(self);
   };
   op.infer = [name = op.name(), dims_of](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
     check_dtype(name, "self", in[0].dtype(), DTypeSet::NoBool);
