@@ -1,8 +1,261 @@
+// Reductions over dims.
+//
+// NOTE: [reduction order]
+// Every reduction visits the elements reduced into one output element sequentially, in row-major
+// order of the reduced index (the input's strides play no part), so results are deterministic and
+// the same on every layout. Sums and products accumulate in a wider type and round once at the end:
+// float32 in float64, float64 in float64, the oracle dtype in itself, bool and int64 in 64-bit
+// integers that wrap on overflow (two's complement, as PyTorch). `dim=None` and `dim=[]` both mean
+// every dim (PyTorch's rule for an empty list); on a rank-0 tensor dims 0 and -1 are accepted and
+// reduce nothing.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "reference/api/conversion.h"
+#include "reference/backends/cpu/reduce.h"
+#include "reference/ops/dispatch.h"
+#include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
 #include "reference/ops/registry.h"
 
 namespace funcspec {
+namespace {
 
-void register_reduce_ops(OpRegistry& registry) { (void)registry; }
+std::vector<std::int64_t> every_dim(const Tensor& self) {
+  std::vector<std::int64_t> dims(static_cast<std::size_t>(self.dim()));
+  std::iota(dims.begin(), dims.end(), std::int64_t{0});
+  return dims;
+}
+
+// The wrapped, distinct dims an op with a `int[]? dim` attribute reduces (see NOTE: [reduction order]).
+std::vector<std::int64_t> reduced_dims(const Tensor& self, const Attrs& attrs, std::string_view op) {
+  const std::optional<std::vector<std::int64_t>> dims = attrs.get_optional_int_list("dim");
+  if (!dims || dims->empty()) return every_dim(self);
+  std::vector<std::int64_t> wrapped = wrap_dims(*dims, self.dim(), op);
+  if (self.dim() == 0) return {};
+  return wrapped;
+}
+
+Shape reduced_shape(const Shape& shape, std::span<const std::int64_t> dims, bool keepdim) {
+  Shape out;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    const bool reduced = std::find(dims.begin(), dims.end(), static_cast<std::int64_t>(d)) != dims.end();
+    if (!reduced)
+      out.push_back(shape[d]);
+    else if (keepdim)
+      out.push_back(1);
+  }
+  return out;
+}
+
+// How many input elements are reduced into each output element.
+std::int64_t reduced_count(const Shape& shape, std::span<const std::int64_t> dims) {
+  std::int64_t n = 1;
+  for (std::int64_t d : dims) n *= shape[static_cast<std::size_t>(d)];
+  return n;
+}
+
+// min/max style reductions have no identity, so an empty reduction has no value.
+void check_nonempty_reduction(std::string_view op, const Tensor& self, std::span<const std::int64_t> dims) {
+  for (std::int64_t d : dims) {
+    FUNCSPEC_CHECK(self.shape()[static_cast<std::size_t>(d)] != 0, ErrorKind::InvalidArgument,
+                   "[{}] cannot reduce dim {} of size 0 (input shape {}): the operation has no identity", op, d,
+                   shape_to_string(self.shape()));
+  }
+}
+
+using ReduceKernel = void (*)(const Tensor&, const Tensor&, std::span<const std::int64_t>);
+
+// Declares a reduction `name(Tensor self, int[]? dim=None, bool keepdim=False...)` whose kernel takes
+// the reduced dims. `output_dtype` maps the canonical input's dtype to the result's.
+OpDef& add_dims_reduction(OpRegistry& registry, std::string_view schema, std::string summary, ReduceKernel kernel,
+                          DType (*output_dtype)(DType), bool needs_identity) {
+  OpDef& op = registry.add(schema, OpKind::Primitive, "reduce", std::move(summary));
+  op.infer = [name = op.name(), output_dtype, needs_identity](const TensorList& in,
+                                                              const Attrs& attrs) -> std::vector<TensorMeta> {
+    const std::vector<std::int64_t> dims = reduced_dims(in[0], attrs, name);
+    if (needs_identity) check_nonempty_reduction(name, in[0], dims);
+    return {{reduced_shape(in[0].shape(), dims, attrs.get_bool("keepdim")), output_dtype(in[0].dtype())}};
+  };
+  op.cpu_kernel = [name = op.name(), kernel](const KernelArgs& a) {
+    kernel(a.inputs[0], a.outputs[0], reduced_dims(a.inputs[0], a.attrs, name));
+  };
+  return op;
+}
+
+DType same_dtype(DType d) { return d; }
+DType bool_dtype(DType) { return DType::Bool; }
+
+// sum and prod: `dtype` casts the input first; without it bool and int64 accumulate into int64.
+TensorList cast_for_accumulation(const TensorList& in, const Attrs& attrs) {
+  const std::optional<DType> requested = attrs.get_optional_dtype("dtype");
+  const DType natural = is_floating(in[0].dtype()) ? in[0].dtype() : DType::Int64;
+  return {cast_to(in[0], requested.value_or(natural))};
+}
+
+void register_arg_reduction(OpRegistry& registry, std::string_view schema, std::string summary, ReduceKernel kernel) {
+  OpDef& op = registry.add(schema, OpKind::Primitive, "reduce", std::move(summary));
+  // dim=None reduces the flattened tensor: the index counts in row-major order over every dim.
+  auto dims_of = [name = op.name()](const Tensor& self, const Attrs& attrs) {
+    if (const std::optional<std::int64_t> dim = attrs.get_optional_int("dim")) {
+      const std::int64_t wrapped = wrap_dim(*dim, self.dim(), name);
+      return self.dim() == 0 ? std::vector<std::int64_t>{} : std::vector<std::int64_t>{wrapped};
+    }
+    return every_dim(self);
+  };
+  op.infer = [name = op.name(), dims_of](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    check_dtype(name, "self", in[0].dtype(), DTypeSet::NoBool);
+    const std::vector<std::int64_t> dims = dims_of(in[0], attrs);
+    check_nonempty_reduction(name, in[0], dims);
+    return {{reduced_shape(in[0].shape(), dims, attrs.get_bool("keepdim")), DType::Int64}};
+  };
+  op.cpu_kernel = [kernel, dims_of](const KernelArgs& a) {
+    kernel(a.inputs[0], a.outputs[0], dims_of(a.inputs[0], a.attrs));
+  };
+}
+
+double norm_order(const Attrs& attrs) {
+  const Scalar p = attrs.get_scalar("p");
+  const double order = p.to<double>();
+  FUNCSPEC_CHECK(!p.is_bool() && (order >= 0 || std::isinf(order)), ErrorKind::InvalidArgument,
+                 "[norm] p={} is not supported (expected 0, a positive number, inf or -inf)", p.to_string());
+  return order;
+}
+
+void register_norm(OpRegistry& registry) {
+  OpDef& op = registry.add(
+      "norm(Tensor self, Scalar p=2, int[]? dim=None, bool keepdim=False) -> Tensor", OpKind::Primitive, "reduce",
+      "the vector p-norm over dim: (sum |x|^p)^(1/p); p=0 counts non-zeros, p=+-inf is max/min |x|");
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    check_dtype("norm", "self", in[0].dtype(), DTypeSet::Floating);
+    const double p = norm_order(attrs);
+    const std::vector<std::int64_t> dims = reduced_dims(in[0], attrs, "norm");
+    if (std::isinf(p)) check_nonempty_reduction(fmt::format("norm with p={}", p), in[0], dims);
+    return {{reduced_shape(in[0].shape(), dims, attrs.get_bool("keepdim")), in[0].dtype()}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    cpu::norm_kernel(a.inputs[0], a.outputs[0], reduced_dims(a.inputs[0], a.attrs, "norm"), norm_order(a.attrs));
+  };
+}
+
+// The attributes a composite passes on to the reductions it is built from.
+Attrs dims_attrs(const Attrs& attrs, bool keepdim) { return {{"dim", attrs.at("dim")}, {"keepdim", keepdim}}; }
+
+void register_mean(OpRegistry& registry) {
+  OpDef& op = registry.add(
+      "mean(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", OpKind::Composite,
+      "reduce", "sum over dim divided by the number of reduced elements (floating only; empty gives NaN)");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const std::optional<DType> requested = attrs.get_optional_dtype("dtype");
+    const Tensor self = requested ? cast_to(in[0], *requested) : in[0];
+    check_dtype("mean", "self", self.dtype(), DTypeSet::Floating);
+    const std::int64_t count = reduced_count(self.shape(), reduced_dims(self, attrs, "mean"));
+    const Tensor total = call_one("sum", {self}, dims_attrs(attrs, attrs.get_bool("keepdim")));
+    return {call_one("div", {total, ops::lit(count)})};
+  };
+}
+
+// var and std: sum((x - mean)^2) / max(N - correction, 0), correction 1 when None. A non-positive
+// N - correction divides by zero: inf, or NaN where the sum of squares is 0 (PyTorch's rule).
+Tensor variance(const Tensor& self, const Attrs& attrs, std::string_view op) {
+  check_dtype(op, "self", self.dtype(), DTypeSet::Floating);
+  const double correction = attrs.get_optional_scalar("correction").value_or(Scalar(1)).to<double>();
+  const auto count = static_cast<double>(reduced_count(self.shape(), reduced_dims(self, attrs, op)));
+  const Tensor mean = call_one("mean", {self}, dims_attrs(attrs, true));
+  const Tensor centered = call_one("sub", {self, mean});
+  const Tensor squares = call_one("mul", {centered, centered});
+  const Tensor total = call_one("sum", {squares}, dims_attrs(attrs, attrs.get_bool("keepdim")));
+  return call_one("div", {total, ops::lit(std::max(count - correction, 0.0))});
+}
+
+void register_var_std(OpRegistry& registry) {
+  {
+    OpDef& op = registry.add(
+        "var(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor",
+        OpKind::Composite, "reduce", "sum((x - mean)^2) / max(N - correction, 0) over dim (two-pass; floating only)");
+    op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+      return {variance(in[0], attrs, "var")};
+    };
+  }
+  {
+    OpDef& op =
+        registry.add("std(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor",
+                     OpKind::Composite, "reduce", "sqrt(var) over dim (floating only)");
+    op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+      return {call_one("sqrt", {variance(in[0], attrs, "std")})};
+    };
+  }
+}
+
+void register_logsumexp(OpRegistry& registry) {
+  OpDef& op =
+      registry.add("logsumexp(Tensor self, int[] dim, bool keepdim=False) -> Tensor", OpKind::Composite, "reduce",
+                   "log(sum(exp(x))) over dim, computed as m + log(sum(exp(x - m))) with m the detached max");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const Tensor self = cast_to(in[0], to_floating(in[0].dtype()));
+    const bool keepdim = attrs.get_bool("keepdim");
+    const std::vector<std::int64_t> dims = reduced_dims(self, attrs, "logsumexp");
+    if (reduced_count(self.shape(), dims) == 0) {
+      // log of an empty sum: -inf, with no max to subtract.
+      return {call_one("log", {call_one("sum", {call_one("exp", {self})}, dims_attrs(attrs, keepdim))})};
+    }
+    // The max is a constant shift (detached: the gradient flows through the exp terms alone). An
+    // infinite max is replaced by 0, so that rows of -inf give log(0) = -inf and rows holding +inf
+    // give log(inf) = inf, instead of inf - inf = NaN.
+    const Tensor max = ops::detach(call_one("amax", {self}, dims_attrs(attrs, true)));
+    const Tensor max_is_infinite =
+        call_one("eq", {call_one("abs", {max}), ops::lit(std::numeric_limits<double>::infinity())});
+    const Tensor shift = call_one("where", {max_is_infinite, ops::lit(0.0), max});
+    const Tensor total =
+        call_one("sum", {call_one("exp", {call_one("sub", {self, shift})})}, dims_attrs(attrs, keepdim));
+    const Tensor shift_like_total = call_one("view", {shift}, {{"size", total.shape()}});
+    return {call_one("add", {call_one("log", {total}), shift_like_total})};
+  };
+}
+
+}  // namespace
+
+void register_reduce_ops(OpRegistry& registry) {
+  {
+    OpDef& op = add_dims_reduction(
+        registry, "sum(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+        "sum over dim (bool/int64 sum into int64; float32 accumulates in float64)", cpu::sum_kernel, same_dtype, false);
+    op.canonicalize = cast_for_accumulation;
+    op.derive_out = true;
+  }
+  add_dims_reduction(registry,
+                     "prod(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+                     "product over dim (bool/int64 multiply into int64; float32 accumulates in float64)",
+                     cpu::prod_kernel, same_dtype, false)
+      .canonicalize = cast_for_accumulation;
+  add_dims_reduction(registry, "amax(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
+                     "largest value over dim; NaN propagates; an empty reduction is an error", cpu::amax_kernel,
+                     same_dtype, true);
+  add_dims_reduction(registry, "amin(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
+                     "smallest value over dim; NaN propagates; an empty reduction is an error", cpu::amin_kernel,
+                     same_dtype, true);
+  add_dims_reduction(registry, "all(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
+                     "whether every element over dim is non-zero (True when empty)", cpu::all_kernel, bool_dtype,
+                     false);
+  add_dims_reduction(registry, "any(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
+                     "whether some element over dim is non-zero (False when empty)", cpu::any_kernel, bool_dtype,
+                     false);
+  register_arg_reduction(registry, "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
+                         "int64 index of the first largest value over dim (of the flattened tensor when None); NaN "
+                         "counts as largest",
+                         cpu::argmax_kernel);
+  register_arg_reduction(registry, "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
+                         "int64 index of the first smallest value over dim (of the flattened tensor when None); NaN "
+                         "counts as smallest",
+                         cpu::argmin_kernel);
+  register_norm(registry);
+  register_mean(registry);
+  register_var_std(registry);
+  register_logsumexp(registry);
+}
 
 }  // namespace funcspec

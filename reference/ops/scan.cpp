@@ -1,8 +1,129 @@
+// Scans (cumsum, cumprod) and reorderings (flip, roll, sort, topk). Scans follow NOTE: [reduction
+// order]: each prefix is accumulated sequentially along dim in the wider accumulation type and
+// rounded once. sort is always stable, with NaN ordered as the largest value; topk is the prefix of
+// that sort, so its ties also go to the lower index.
+#include <fmt/format.h>
+
+#include "reference/backends/cpu/scan.h"
+#include "reference/ops/dispatch.h"
+#include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
 #include "reference/ops/registry.h"
 
 namespace funcspec {
+namespace {
 
-void register_scan_ops(OpRegistry& registry) { (void)registry; }
+using ScanKernel = void (*)(const Tensor&, const Tensor&, std::int64_t);
+
+void register_scan(OpRegistry& registry, std::string_view schema, std::string summary, ScanKernel kernel) {
+  OpDef& op = registry.add(schema, OpKind::Primitive, "scan", std::move(summary));
+  // The dtype rule of sum: `dtype` casts the input first; without it bool and int64 scan in int64.
+  op.canonicalize = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const DType natural = is_floating(in[0].dtype()) ? in[0].dtype() : DType::Int64;
+    return {cast_to(in[0], attrs.get_optional_dtype("dtype").value_or(natural))};
+  };
+  op.infer = [name = op.name()](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    wrap_dim(attrs.get_int("dim"), in[0].dim(), name);
+    return {{in[0].shape(), in[0].dtype()}};
+  };
+  op.cpu_kernel = [name = op.name(), kernel](const KernelArgs& a) {
+    kernel(a.inputs[0], a.outputs[0], wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), name));
+  };
+}
+
+void register_flip(OpRegistry& registry) {
+  OpDef& op = registry.add("flip(Tensor self, int[] dims) -> Tensor", OpKind::Primitive, "scan",
+                           "a copy of self with the order of elements reversed along each of dims");
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    wrap_dims(attrs.get_int_list("dims"), in[0].dim(), "flip");
+    return {{in[0].shape(), in[0].dtype()}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    cpu::flip_kernel(a.inputs[0], a.outputs[0], wrap_dims(a.attrs.get_int_list("dims"), a.inputs[0].dim(), "flip"));
+  };
+}
+
+// roll's dims, wrapped one by one (a dim may repeat: its shifts add up, as in PyTorch).
+std::vector<std::int64_t> roll_dims(const Tensor& self, const Attrs& attrs) {
+  const std::vector<std::int64_t>& shifts = attrs.get_int_list("shifts");
+  const std::vector<std::int64_t>& dims = attrs.get_int_list("dims");
+  if (dims.empty()) {
+    FUNCSPEC_CHECK(shifts.size() == 1, ErrorKind::InvalidArgument,
+                   "[roll] without dims, shifts must hold exactly one value (the flattened shift) but got {}",
+                   shape_to_string(shifts));
+    return {};
+  }
+  FUNCSPEC_CHECK(shifts.size() == dims.size(), ErrorKind::InvalidArgument,
+                 "[roll] shifts {} and dims {} must have the same length", shape_to_string(shifts),
+                 shape_to_string(dims));
+  std::vector<std::int64_t> wrapped;
+  for (std::int64_t d : dims) wrapped.push_back(wrap_dim(d, self.dim(), "roll"));
+  return wrapped;
+}
+
+void register_roll(OpRegistry& registry) {
+  OpDef& op = registry.add("roll(Tensor self, int[] shifts, int[] dims=[]) -> Tensor", OpKind::Primitive, "scan",
+                           "elements shifted by shifts[i] along dims[i], wrapping around; with no dims, the "
+                           "flattened tensor is rolled and reshaped back");
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    roll_dims(in[0], attrs);
+    return {{in[0].shape(), in[0].dtype()}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    cpu::roll_kernel(a.inputs[0], a.outputs[0], a.attrs.get_int_list("shifts"), roll_dims(a.inputs[0], a.attrs));
+  };
+}
+
+void register_sort(OpRegistry& registry) {
+  OpDef& op = registry.add(
+      "sort(Tensor self, int dim=-1, bool descending=False, bool stable=True) -> (Tensor values, Tensor indices)",
+      OpKind::Primitive, "scan",
+      "values sorted along dim and their int64 positions in self; always stable, NaN sorts as the largest value");
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    wrap_dim(attrs.get_int("dim"), in[0].dim(), "sort");
+    return {{in[0].shape(), in[0].dtype()}, {in[0].shape(), DType::Int64}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    cpu::sort_kernel(a.inputs[0], a.outputs[0], a.outputs[1],
+                     wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "sort"), a.attrs.get_bool("descending"));
+  };
+}
+
+void register_topk(OpRegistry& registry) {
+  OpDef& op = registry.add(
+      "topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)",
+      OpKind::Primitive, "scan",
+      "the k largest (or smallest) values along dim, in sorted order, and their int64 positions; ties go to the "
+      "lower index, NaN counts as the largest value");
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    const std::int64_t dim = wrap_dim(attrs.get_int("dim"), in[0].dim(), "topk");
+    const std::int64_t size = in[0].dim() == 0 ? 1 : in[0].shape()[static_cast<std::size_t>(dim)];
+    const std::int64_t k = attrs.get_int("k");
+    FUNCSPEC_CHECK(k >= 0 && k <= size, ErrorKind::IndexOutOfRange,
+                   "[topk] k={} is out of range for dim {} of size {} (input shape {})", k, dim, size,
+                   shape_to_string(in[0].shape()));
+    Shape shape = in[0].shape();
+    if (!shape.empty()) shape[static_cast<std::size_t>(dim)] = k;
+    return {{shape, in[0].dtype()}, {shape, DType::Int64}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    cpu::topk_kernel(a.inputs[0], a.outputs[0], a.outputs[1],
+                     wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "topk"), a.attrs.get_bool("largest"));
+  };
+}
+
+}  // namespace
+
+void register_scan_ops(OpRegistry& registry) {
+  register_scan(registry, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+                "running sums along dim (bool/int64 into int64; float32 accumulates in float64)", cpu::cumsum_kernel);
+  register_scan(registry, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+                "running products along dim (bool/int64 into int64; float32 accumulates in float64)",
+                cpu::cumprod_kernel);
+  register_flip(registry);
+  register_roll(registry);
+  register_sort(registry);
+  register_topk(registry);
+}
 
 }  // namespace funcspec
