@@ -80,20 +80,21 @@ std::vector<OpSample> einsum_samples(DType f, SampleRng& rng) {
       {{rng.tensor({2, 3}, f)}, equation("ij->i"), "row sums"},
       {{rng.tensor({3}, f), rng.tensor({4}, f)}, equation("i,j->ij"), "outer"},
       {{rng.tensor({2, 2, 3}, f), rng.tensor({2, 3, 2}, f)}, equation("bij,bjk->bik"), "batched product"},
-      {{rng.tensor({2, 1, 2, 3}, f), rng.tensor({3, 3, 2}, f)}, equation("...ij,...jk->...ik"),
+      {{rng.tensor({2, 1, 2, 3}, f), rng.tensor({3, 3, 2}, f)},
+       equation("...ij,...jk->...ik"),
        "ellipsis with broadcast batch"},
       {{rng.tensor({2, 3, 4}, f)}, equation("...j->j"), "ellipsis summed when absent from the output"},
       {{rng.tensor({2, 3}, f)}, equation("..."), "implicit ellipsis alone"},
       {{rng.tensor({2, 1}, f), rng.tensor({1, 3}, f)}, equation("ij,ij->ij"), "size-1 dims broadcast"},
-      {{rng.tensor({2, 2}, f), rng.tensor({2, 2}, f), rng.tensor({2, 3}, f)}, equation("ij,jk,kl->il"),
+      {{rng.tensor({2, 2}, f), rng.tensor({2, 2}, f), rng.tensor({2, 3}, f)},
+       equation("ij,jk,kl->il"),
        "three operands"},
       {{rng.tensor({}, f), rng.tensor({}, f)}, equation(",->"), "rank 0"},
       {{rng.tensor({3}, f), rng.tensor({}, f)}, equation("i,->i"), "vector times rank 0"},
       {{rng.tensor({2, 0}, f), rng.tensor({0, 3}, f)}, equation("ij,jk->ik"), "empty contraction gives zeros"},
       {{rng.tensor({0, 3}, f), rng.tensor({3, 2}, f)}, equation("ij,jk->ik"), "size-0 output dim"},
       {{non_contiguous(rng, {3, 2}, f), non_contiguous(rng, {2}, f)}, equation("ij,j->i"), "non-contiguous"},
-      {{rng.tensor({2, 3}, DType::Int64, -5, 5), rng.tensor({3}, DType::Int64, -5, 5)}, equation("ij,j->i"),
-       "int64"},
+      {{rng.tensor({2, 3}, DType::Int64, -5, 5), rng.tensor({3}, DType::Int64, -5, 5)}, equation("ij,j->i"), "int64"},
       {{rng.tensor({2, 3}, f), rng.tensor({3}, DType::Int64, -5, 5)}, equation("ij,j->i"), "int64 promoted"},
   };
 }
@@ -153,15 +154,16 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                   };
                 },
                 kContractionTolerance, ""});
-  registry.add({"outer",
-                [](DType f, SampleRng& rng) {
-                  return std::vector<OpSample>{
-                      {{rng.tensor({3}, f), rng.tensor({4}, f)}, {}, "3 by 4"},
-                      {{non_contiguous(rng, {2}, f), rng.tensor({3}, DType::Int64, -5, 5)}, {}, "non-contiguous, promoted"},
-                      {{rng.tensor({0}, f), rng.tensor({2}, f)}, {}, "empty"},
-                  };
-                },
-                kContractionTolerance, ""});
+  registry.add(
+      {"outer",
+       [](DType f, SampleRng& rng) {
+         return std::vector<OpSample>{
+             {{rng.tensor({3}, f), rng.tensor({4}, f)}, {}, "3 by 4"},
+             {{non_contiguous(rng, {2}, f), rng.tensor({3}, DType::Int64, -5, 5)}, {}, "non-contiguous, promoted"},
+             {{rng.tensor({0}, f), rng.tensor({2}, f)}, {}, "empty"},
+         };
+       },
+       kContractionTolerance, ""});
   registry.add({"matmul",
                 [](DType f, SampleRng& rng) {
                   return std::vector<OpSample>{

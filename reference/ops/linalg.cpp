@@ -54,8 +54,8 @@ void check_square_floating(std::string_view op, std::string_view arg, const Tens
 }
 
 void check_matrix_rank(std::string_view op, const Tensor& self) {
-  FUNCSPEC_CHECK(self.dim() >= 2, ErrorKind::ShapeMismatch, "[{}] expected a tensor with at least 2 dims but got shape {}",
-                 op, shape_to_string(self.shape()));
+  FUNCSPEC_CHECK(self.dim() >= 2, ErrorKind::ShapeMismatch,
+                 "[{}] expected a tensor with at least 2 dims but got shape {}", op, shape_to_string(self.shape()));
 }
 
 // torch.linalg.solve's shapes: B is a (batch of) vector(s) when it is 1-D or when its shape is
@@ -219,12 +219,12 @@ void register_products(OpRegistry& registry) {
 void register_triangular(OpRegistry& registry) {
   for (const bool lower : {true, false}) {
     const std::string name = lower ? "tril" : "triu";
-    OpDef& op = registry.add(fmt::format("{}(Tensor self, int diagonal=0) -> Tensor", name), OpKind::Primitive,
-                             "linalg",
-                             lower ? "zeroes the entries above the given diagonal of the last two dims (keeps j - i <= "
-                                     "diagonal)"
-                                   : "zeroes the entries below the given diagonal of the last two dims (keeps j - i >= "
-                                     "diagonal)");
+    OpDef& op =
+        registry.add(fmt::format("{}(Tensor self, int diagonal=0) -> Tensor", name), OpKind::Primitive, "linalg",
+                     lower ? "zeroes the entries above the given diagonal of the last two dims (keeps j - i <= "
+                             "diagonal)"
+                           : "zeroes the entries below the given diagonal of the last two dims (keeps j - i >= "
+                             "diagonal)");
     op.infer = [name](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
       check_matrix_rank(name, in[0]);
       return {{in[0].shape(), in[0].dtype()}};

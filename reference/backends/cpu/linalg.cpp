@@ -59,9 +59,8 @@ void for_each_batch(const Tensor& a, const std::array<const Tensor*, N>& outputs
   strides[0] = batch_part(a.strides(), 2);
   for (std::size_t k = 0; k < N; ++k) strides[k + 1] = batch_part(outputs[k]->strides(), output_matrix_ranks[k]);
   std::int64_t element = 0;
-  for_each_offset<N + 1>(batch_part(a.shape(), 2), strides, [&](const std::array<std::int64_t, N + 1>& at) {
-    fn(at, element++);
-  });
+  for_each_offset<N + 1>(batch_part(a.shape(), 2), strides,
+                         [&](const std::array<std::int64_t, N + 1>& at) { fn(at, element++); });
 }
 
 template <typename T>

@@ -69,8 +69,8 @@ ParsedEquation parse_equation(std::string_view equation) {
 
 // Merges one more occurrence of a label's size into the size seen so far (nothing yet: nullopt),
 // by the broadcasting rule: equal sizes agree, a size 1 yields to the other.
-std::int64_t merge_size(std::optional<std::int64_t> seen, std::int64_t size, std::string_view what,
-                        std::size_t operand, std::string_view equation) {
+std::int64_t merge_size(std::optional<std::int64_t> seen, std::int64_t size, std::string_view what, std::size_t operand,
+                        std::string_view equation) {
   if (!seen || *seen == size || size == 1) return seen ? *seen : size;
   FUNCSPEC_CHECK(*seen == 1, ErrorKind::ShapeMismatch,
                  "[einsum] {} has size {} in operand {} but size {} in an earlier operand of '{}'; sizes must be "
@@ -145,10 +145,10 @@ EinsumPlan plan_einsum(std::string_view equation, const std::vector<Shape>& oper
       if (output[i] == kEllipsis) continue;
       FUNCSPEC_CHECK(letter_size.contains(output[i]), ErrorKind::InvalidArgument,
                      "[einsum] output {} of '{}' appears in no operand", describe_label(output[i]), equation);
-      FUNCSPEC_CHECK(std::find(output.begin() + static_cast<std::ptrdiff_t>(i) + 1, output.end(), output[i]) ==
-                         output.end(),
-                     ErrorKind::InvalidArgument, "[einsum] output {} of '{}' appears more than once",
-                     describe_label(output[i]), equation);
+      FUNCSPEC_CHECK(
+          std::find(output.begin() + static_cast<std::ptrdiff_t>(i) + 1, output.end(), output[i]) == output.end(),
+          ErrorKind::InvalidArgument, "[einsum] output {} of '{}' appears more than once", describe_label(output[i]),
+          equation);
     }
   } else {
     if (ellipsis_rank > 0) output.push_back(kEllipsis);
@@ -231,9 +231,8 @@ void for_each_offsets(std::span<const std::int64_t> sizes, const std::vector<std
 // What a kernel multiplies and sums in: float32 in float64 so that the result is rounded once;
 // int64 in uint64 so that overflow wraps instead of being undefined behaviour.
 template <typename T>
-using EinsumAccumulator =
-    std::conditional_t<std::is_same_v<T, float>, double,
-                       std::conditional_t<std::is_same_v<T, std::int64_t>, std::uint64_t, T>>;
+using EinsumAccumulator = std::conditional_t<std::is_same_v<T, float>, double,
+                                             std::conditional_t<std::is_same_v<T, std::int64_t>, std::uint64_t, T>>;
 
 template <typename T>
 void einsum_typed(const EinsumPlan& plan, const TensorList& operands, const Tensor& out) {
@@ -251,8 +250,10 @@ void einsum_typed(const EinsumPlan& plan, const TensorList& operands, const Tens
     for (std::size_t d = 0; d < plan.operand_dims[k].size(); ++d) {
       if (operands[k].shape()[d] == 1) continue;
       const std::size_t dim = plan.operand_dims[k][d];
-      if (dim < plan.output_rank) output_strides[k][dim] += operands[k].strides()[d];
-      else summed_strides[k][dim - plan.output_rank] += operands[k].strides()[d];
+      if (dim < plan.output_rank)
+        output_strides[k][dim] += operands[k].strides()[d];
+      else
+        summed_strides[k][dim - plan.output_rank] += operands[k].strides()[d];
     }
   }
   output_strides[n] = out.strides();

@@ -20,9 +20,9 @@ namespace funcspec::cpu {
 template <typename T>
 struct LuFactorization {
   std::int64_t n = 0;
-  std::vector<T> lu;                    // U on and above the diagonal, L's multipliers below (L has a unit diagonal)
-  std::vector<std::int64_t> row_of;     // row i of P·A is row row_of[i] of A
-  bool odd_permutation = false;         // P swaps rows an odd number of times: det(P) = -1
+  std::vector<T> lu;                       // U on and above the diagonal, L's multipliers below (L has a unit diagonal)
+  std::vector<std::int64_t> row_of;        // row i of P·A is row row_of[i] of A
+  bool odd_permutation = false;            // P swaps rows an odd number of times: det(P) = -1
   std::optional<std::int64_t> zero_pivot;  // the first k with U[k][k] == 0
 };
 

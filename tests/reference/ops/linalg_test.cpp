@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <limits>
 
+#include "conformance/samples/sample_checks.h"
 #include "reference/api/conversion.h"
 #include "reference/api/linalg.h"
 #include "reference/ops/registry.h"
@@ -45,9 +47,9 @@ TEST(LinalgEinsum, ExplicitMatrixProduct) {
 }
 
 TEST(LinalgEinsum, ImplicitOutputIsLabelsSeenOnceInAlphabeticalOrder) {
-  const Tensor x = from_values({1, 2, 3, 4, 5, 6}, {2, 3});         // labels b, a
-  const Tensor y = from_values({1, 0, 0, 1, 1, 1, 2, 0}, {4, 2});   // labels c, b
-  const Tensor out = ops::einsum("ba,cb", {x, y});                  // -> ac
+  const Tensor x = from_values({1, 2, 3, 4, 5, 6}, {2, 3});        // labels b, a
+  const Tensor y = from_values({1, 0, 0, 1, 1, 1, 2, 0}, {4, 2});  // labels c, b
+  const Tensor out = ops::einsum("ba,cb", {x, y});                 // -> ac
   EXPECT_EQ(out.shape(), (Shape{3, 4}));
   EXPECT_THAT(values(out), ElementsAre(1, 4, 5, 2, 2, 5, 7, 4, 3, 6, 9, 6));
 }
@@ -121,13 +123,15 @@ TEST(LinalgEinsum, RankZeroOperands) {
 }
 
 TEST(LinalgEinsum, EmptyContractionGivesZeros) {
-  const Tensor out = ops::einsum("ij,jk->ik", {Tensor::empty({2, 0}, DType::Float64), Tensor::empty({0, 3}, DType::Float64)});
+  const Tensor out =
+      ops::einsum("ij,jk->ik", {Tensor::empty({2, 0}, DType::Float64), Tensor::empty({0, 3}, DType::Float64)});
   EXPECT_EQ(out.shape(), (Shape{2, 3}));
   EXPECT_THAT(values(out), ElementsAre(0, 0, 0, 0, 0, 0));
 }
 
 TEST(LinalgEinsum, SizeZeroOutputDim) {
-  const Tensor out = ops::einsum("ij,jk->ik", {Tensor::empty({0, 2}, DType::Float64), Tensor::empty({2, 3}, DType::Float64)});
+  const Tensor out =
+      ops::einsum("ij,jk->ik", {Tensor::empty({0, 2}, DType::Float64), Tensor::empty({2, 3}, DType::Float64)});
   EXPECT_EQ(out.shape(), (Shape{0, 3}));
 }
 
@@ -192,14 +196,19 @@ TEST(LinalgEinsum, RejectsTermRankMismatch) {
 }
 
 TEST(LinalgEinsum, RejectsRepeatedLabelWithDifferentSizesInOneOperand) {
-  expect_error([&] { ops::einsum("ii->i", {Tensor::empty({2, 3}, DType::Float64)}); }, ErrorKind::ShapeMismatch,
-               "repeated in operand 0");
+  expect_error(
+      [&] {
+        ops::einsum("ii->i", {Tensor::empty({2, 3}, DType::Float64)});
+      },
+      ErrorKind::ShapeMismatch, "repeated in operand 0");
 }
 
 TEST(LinalgEinsum, RejectsLabelSizesThatDoNotBroadcast) {
-  expect_error([&] {
-    ops::einsum("ij,jk->ik", {Tensor::empty({2, 3}, DType::Float64), Tensor::empty({4, 2}, DType::Float64)});
-  }, ErrorKind::ShapeMismatch, "subscript 'j'");
+  expect_error(
+      [&] {
+        ops::einsum("ij,jk->ik", {Tensor::empty({2, 3}, DType::Float64), Tensor::empty({4, 2}, DType::Float64)});
+      },
+      ErrorKind::ShapeMismatch, "subscript 'j'");
 }
 
 TEST(LinalgEinsum, RejectsBool) {
@@ -228,18 +237,27 @@ TEST(LinalgMm, MultipliesMatrices) {
 }
 
 TEST(LinalgMm, RejectsMismatchedInnerSizes) {
-  expect_error([&] { ops::mm(Tensor::empty({2, 3}, DType::Float64), Tensor::empty({2, 3}, DType::Float64)); },
-               ErrorKind::ShapeMismatch, "[mm]");
+  expect_error(
+      [&] {
+        ops::mm(Tensor::empty({2, 3}, DType::Float64), Tensor::empty({2, 3}, DType::Float64));
+      },
+      ErrorKind::ShapeMismatch, "[mm]");
 }
 
 TEST(LinalgMm, RejectsNonMatrices) {
-  expect_error([&] { ops::mm(Tensor::empty({3}, DType::Float64), Tensor::empty({3, 2}, DType::Float64)); },
-               ErrorKind::ShapeMismatch, "[mm]");
+  expect_error(
+      [&] {
+        ops::mm(Tensor::empty({3}, DType::Float64), Tensor::empty({3, 2}, DType::Float64));
+      },
+      ErrorKind::ShapeMismatch, "[mm]");
 }
 
 TEST(LinalgMm, RejectsMixedDtypes) {
-  expect_error([&] { ops::mm(Tensor::empty({2, 2}, DType::Float32), Tensor::empty({2, 2}, DType::Float64)); },
-               ErrorKind::DtypeNotSupported, "same dtype");
+  expect_error(
+      [&] {
+        ops::mm(Tensor::empty({2, 2}, DType::Float32), Tensor::empty({2, 2}, DType::Float64));
+      },
+      ErrorKind::DtypeNotSupported, "same dtype");
 }
 
 TEST(LinalgMm, OutVariantWritesIntoOut) {
@@ -265,8 +283,11 @@ TEST(LinalgBmm, MultipliesEachBatchElement) {
 }
 
 TEST(LinalgBmm, RejectsDifferentBatchSizes) {
-  expect_error([&] { ops::bmm(Tensor::empty({2, 2, 2}, DType::Float64), Tensor::empty({1, 2, 2}, DType::Float64)); },
-               ErrorKind::ShapeMismatch, "batch sizes");
+  expect_error(
+      [&] {
+        ops::bmm(Tensor::empty({2, 2, 2}, DType::Float64), Tensor::empty({1, 2, 2}, DType::Float64));
+      },
+      ErrorKind::ShapeMismatch, "batch sizes");
 }
 
 TEST(LinalgMv, MultipliesMatrixByVector) {
@@ -275,8 +296,11 @@ TEST(LinalgMv, MultipliesMatrixByVector) {
 }
 
 TEST(LinalgMv, RejectsMismatchedSizes) {
-  expect_error([&] { ops::mv(Tensor::empty({2, 3}, DType::Float64), Tensor::empty({2}, DType::Float64)); },
-               ErrorKind::ShapeMismatch, "[mv]");
+  expect_error(
+      [&] {
+        ops::mv(Tensor::empty({2, 3}, DType::Float64), Tensor::empty({2}, DType::Float64));
+      },
+      ErrorKind::ShapeMismatch, "[mv]");
 }
 
 TEST(LinalgDot, InnerProduct) {
@@ -286,8 +310,7 @@ TEST(LinalgDot, InnerProduct) {
 }
 
 TEST(LinalgDot, EmptyVectorsGiveZero) {
-  EXPECT_THAT(values(ops::dot(Tensor::empty({0}, DType::Float64), Tensor::empty({0}, DType::Float64))),
-              ElementsAre(0));
+  EXPECT_THAT(values(ops::dot(Tensor::empty({0}, DType::Float64), Tensor::empty({0}, DType::Float64))), ElementsAre(0));
 }
 
 TEST(LinalgDot, RequiresEqualDtypes) {
@@ -300,8 +323,11 @@ TEST(LinalgDot, RequiresEqualLengths) {
 }
 
 TEST(LinalgDot, RequiresVectors) {
-  expect_error([&] { ops::dot(from_values({1, 2}, {1, 2}), from_values({1, 2}, {2})); }, ErrorKind::ShapeMismatch,
-               "[dot]");
+  expect_error(
+      [&] {
+        ops::dot(from_values({1, 2}, {1, 2}), from_values({1, 2}, {2}));
+      },
+      ErrorKind::ShapeMismatch, "[dot]");
 }
 
 TEST(LinalgOuter, OuterProduct) {
@@ -335,7 +361,7 @@ TEST(LinalgMatmul, VectorByMatrixDropsThePrependedDim) {
 }
 
 TEST(LinalgMatmul, BatchDimsBroadcast) {
-  const Tensor a = from_values({1, 2, 3, 4}, {2, 1, 1, 2});  // two 1x2 rows
+  const Tensor a = from_values({1, 2, 3, 4}, {2, 1, 1, 2});     // two 1x2 rows
   const Tensor b = from_values({1, 0, 0, 1, 1, 1}, {3, 2, 1});  // three 2x1 columns
   const Tensor r = ops::matmul(a, b);
   EXPECT_EQ(r.shape(), (Shape{2, 3, 1, 1}));
@@ -357,18 +383,23 @@ TEST(LinalgMatmul, VectorByBatchedMatrix) {
 }
 
 TEST(LinalgMatmul, RejectsRankZero) {
-  expect_error([&] { ops::matmul(from_values({1}, {}), from_values({1}, {1})); }, ErrorKind::ShapeMismatch,
-               "[matmul]");
+  expect_error([&] { ops::matmul(from_values({1}, {}), from_values({1}, {1})); }, ErrorKind::ShapeMismatch, "[matmul]");
 }
 
 TEST(LinalgMatmul, RejectsMismatchedContractedSizes) {
-  expect_error([&] { ops::matmul(Tensor::empty({2, 3}, DType::Float64), Tensor::empty({2}, DType::Float64)); },
-               ErrorKind::ShapeMismatch, "[matmul]");
+  expect_error(
+      [&] {
+        ops::matmul(Tensor::empty({2, 3}, DType::Float64), Tensor::empty({2}, DType::Float64));
+      },
+      ErrorKind::ShapeMismatch, "[matmul]");
 }
 
 TEST(LinalgMatmul, RejectsBatchDimsThatDoNotBroadcast) {
-  expect_error([&] { ops::matmul(Tensor::empty({2, 2, 2}, DType::Float64), Tensor::empty({3, 2, 2}, DType::Float64)); },
-               ErrorKind::ShapeMismatch, "[matmul]");
+  expect_error(
+      [&] {
+        ops::matmul(Tensor::empty({2, 2, 2}, DType::Float64), Tensor::empty({3, 2, 2}, DType::Float64));
+      },
+      ErrorKind::ShapeMismatch, "[matmul]");
 }
 
 TEST(LinalgMatmul, OutVariantWritesIntoOut) {
@@ -476,9 +507,7 @@ TEST(LinalgDet, RowSwapFlipsTheSign) {
   EXPECT_THAT(values(ops::det(from_values({0, 1, 1, 0}, {2, 2}))), ElementsAre(-1));
 }
 
-TEST(LinalgDet, SingularIsZero) {
-  EXPECT_THAT(values(ops::det(from_values({1, 2, 2, 4}, {2, 2}))), ElementsAre(0));
-}
+TEST(LinalgDet, SingularIsZero) { EXPECT_THAT(values(ops::det(from_values({1, 2, 2, 4}, {2, 2}))), ElementsAre(0)); }
 
 TEST(LinalgDet, EmptyMatrixHasDeterminantOne) {
   const Tensor d = ops::det(Tensor::empty({0, 0}, DType::Float64));
@@ -493,13 +522,14 @@ TEST(LinalgDet, IsBatched) {
   EXPECT_THAT(values(d), ElementsAre(6, -1));
 }
 
-TEST(LinalgDet, NanPropagates) {
-  EXPECT_TRUE(std::isnan(values(ops::det(from_values({0, 1, kNaN, 0}, {2, 2})))[0]));
-}
+TEST(LinalgDet, NanPropagates) { EXPECT_TRUE(std::isnan(values(ops::det(from_values({0, 1, kNaN, 0}, {2, 2})))[0])); }
 
 TEST(LinalgDet, RejectsIntegers) {
-  expect_error([&] { ops::det(from_values({1, 0, 0, 1}, {2, 2}, DType::Int64)); }, ErrorKind::DtypeNotSupported,
-               "[det]");
+  expect_error(
+      [&] {
+        ops::det(from_values({1, 0, 0, 1}, {2, 2}, DType::Int64));
+      },
+      ErrorKind::DtypeNotSupported, "[det]");
 }
 
 TEST(LinalgDet, RejectsNonSquare) {
@@ -602,8 +632,11 @@ TEST(LinalgSolve, BatchDimsBroadcast) {
 }
 
 TEST(LinalgSolve, SingularIsAnError) {
-  expect_error([&] { ops::solve(from_values({1, 2, 2, 4}, kTwoByTwo), from_values({1, 1}, {2})); },
-               ErrorKind::SingularMatrix, "[solve]");
+  expect_error(
+      [&] {
+        ops::solve(from_values({1, 2, 2, 4}, kTwoByTwo), from_values({1, 1}, {2}));
+      },
+      ErrorKind::SingularMatrix, "[solve]");
 }
 
 TEST(LinalgSolve, RejectsIncompatibleShapes) {
@@ -614,11 +647,41 @@ TEST(LinalgSolve, RejectsIncompatibleShapes) {
 }
 
 TEST(LinalgSolve, RejectsMixedOrIntegerDtypes) {
-  expect_error([&] { ops::solve(meta({2, 2}, DType::Float32), meta({2}, DType::Float64)); },
-               ErrorKind::DtypeNotSupported, "same dtype");
-  expect_error([&] { ops::solve(meta({2, 2}, DType::Int64), meta({2}, DType::Int64)); }, ErrorKind::DtypeNotSupported,
-               "[solve]");
+  expect_error(
+      [&] {
+        ops::solve(meta({2, 2}, DType::Float32), meta({2}, DType::Float64));
+      },
+      ErrorKind::DtypeNotSupported, "same dtype");
+  expect_error(
+      [&] {
+        ops::solve(meta({2, 2}, DType::Int64), meta({2}, DType::Int64));
+      },
+      ErrorKind::DtypeNotSupported, "[solve]");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The family's op samples through the catalogue-wide checks (what `funcspec smoke` runs), so that
+// they are checked here whatever the state of the other families' samples.
+
+class LinalgSamples : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LinalgSamples, AgreeOnMetaAndWithTheOracle) {
+  const samples::OpSampleSpec* spec = samples::OpSampleRegistry::instance().find(GetParam());
+  ASSERT_NE(spec, nullptr) << "no samples for " << GetParam();
+  constexpr std::uint64_t kSeed = 20261121;
+  for (const samples::SampleVerdict& v :
+       {samples::check_meta_agrees(*spec, kSeed), samples::check_oracle_agrees(*spec, DType::Float64, kSeed),
+        samples::check_oracle_agrees(*spec, DType::Float32, kSeed)}) {
+    EXPECT_GT(v.samples_run, 0) << v.check;
+    for (const std::string& failure : v.failures) ADD_FAILURE() << failure;
+    std::cout << "  " << v.op << " " << v.check << ": " << v.samples_run << " samples, max error " << v.max_error_ulps
+              << " ulps\n";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, LinalgSamples,
+                         ::testing::Values("einsum", "mm", "bmm", "mv", "dot", "outer", "matmul", "trace", "tril",
+                                           "triu", "det", "slogdet", "inverse", "solve"));
 
 }  // namespace
 }  // namespace funcspec
