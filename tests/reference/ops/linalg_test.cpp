@@ -3,10 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <iostream>
 #include <limits>
 
-#include "conformance/samples/sample_checks.h"
 #include "reference/api/conversion.h"
 #include "reference/api/linalg.h"
 #include "reference/ops/registry.h"
@@ -658,30 +656,6 @@ TEST(LinalgSolve, RejectsMixedOrIntegerDtypes) {
       },
       ErrorKind::DtypeNotSupported, "[solve]");
 }
-
-// ---------------------------------------------------------------------------------------------
-// The family's op samples through the catalogue-wide checks (what `funcspec smoke` runs), so that
-// they are checked here whatever the state of the other families' samples.
-
-class LinalgSamples : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(LinalgSamples, AgreeOnMetaAndWithTheOracle) {
-  const samples::OpSampleSpec* spec = samples::OpSampleRegistry::instance().find(GetParam());
-  ASSERT_NE(spec, nullptr) << "no samples for " << GetParam();
-  constexpr std::uint64_t kSeed = 20261121;
-  for (const samples::SampleVerdict& v :
-       {samples::check_meta_agrees(*spec, kSeed), samples::check_oracle_agrees(*spec, DType::Float64, kSeed),
-        samples::check_oracle_agrees(*spec, DType::Float32, kSeed)}) {
-    EXPECT_GT(v.samples_run, 0) << v.check;
-    for (const std::string& failure : v.failures) ADD_FAILURE() << failure;
-    std::cout << "  " << v.op << " " << v.check << ": " << v.samples_run << " samples, max error " << v.max_error_ulps
-              << " ulps\n";
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(Ops, LinalgSamples,
-                         ::testing::Values("einsum", "mm", "bmm", "mv", "dot", "outer", "matmul", "trace", "tril",
-                                           "triu", "det", "slogdet", "inverse", "solve"));
 
 }  // namespace
 }  // namespace funcspec
