@@ -61,7 +61,6 @@ void check_matrix_rank(std::string_view op, const Tensor& self) {
 // torch.linalg.solve's shapes: B is a (batch of) vector(s) when it is 1-D or when its shape is
 // exactly A's shape without the last dim; otherwise a (batch of) matrices. Batch dims broadcast.
 struct SolveShapes {
-  bool vector_rhs = false;
   Shape a_shape;  // [*batch, n, n]
   Shape b_shape;  // [*batch, n, k], [*batch, k, n] (left=False) or [*batch, n]
 };
@@ -76,10 +75,10 @@ SolveShapes solve_shapes(const Tensor& a, const Tensor& b, bool left) {
                  shape_to_string(b.shape()));
   const std::int64_t n = a.size(-1);
   SolveShapes s;
-  s.vector_rhs = b.dim() == 1 || (b.dim() == a.dim() - 1 && b.shape() == leading(a.shape(), 1));
+  const bool vector_rhs = b.dim() == 1 || (b.dim() == a.dim() - 1 && b.shape() == leading(a.shape(), 1));
   Shape b_batch;
   Shape rhs;
-  if (s.vector_rhs) {
+  if (vector_rhs) {
     FUNCSPEC_CHECK(b.size(-1) == n, ErrorKind::ShapeMismatch,
                    "[solve] A of shape {} needs a right-hand side vector of size {} but B has shape {}",
                    shape_to_string(a.shape()), n, shape_to_string(b.shape()));
@@ -278,6 +277,7 @@ void register_lu_ops(OpRegistry& registry) {
       return {{s.b_shape, in[1].dtype()}};
     };
     op.cpu_kernel = [](const KernelArgs& a) {
+      // Canonical inputs share their batch dims, so a vector right-hand side is one dim short of A.
       const bool vector_rhs = a.inputs[1].dim() == a.inputs[0].dim() - 1;
       cpu::solve(a.inputs[0], a.inputs[1], a.outputs[0], a.attrs.get_bool("left"), vector_rhs, "solve");
     };
