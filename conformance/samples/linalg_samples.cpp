@@ -1,7 +1,258 @@
+#include <fmt/format.h>
+
 #include "conformance/samples/op_samples.h"
+#include "reference/ops/registry.h"
 
 namespace funcspec::samples {
+namespace {
 
-void register_linalg_samples(OpSampleRegistry& registry) { (void)registry; }
+// NOTE: SampleRng::strided_tensor goes through the view family's permute and slice; these samples
+// build their non-contiguous inputs directly so they run whether or not those ops are present.
+// Rank >= 2: the transpose of the last two dims of a contiguous tensor; rank 1: every other element.
+Tensor non_contiguous(SampleRng& rng, const Shape& shape, DType dtype, double lo = -2.0, double hi = 2.0) {
+  if (shape.size() >= 2) {
+    Shape swapped = shape;
+    std::swap(swapped[swapped.size() - 1], swapped[swapped.size() - 2]);
+    const Tensor base = rng.tensor(swapped, dtype, lo, hi);
+    Strides strides = base.strides();
+    std::swap(strides[strides.size() - 1], strides[strides.size() - 2]);
+    return Tensor::view_of(base, shape, strides, 0);
+  }
+  if (shape.size() == 1) {
+    const Tensor base = rng.tensor({shape[0] * 2}, dtype, lo, hi);
+    return Tensor::view_of(base, shape, {2}, 0);
+  }
+  return rng.tensor(shape, dtype, lo, hi);
+}
+
+// A batch of n×n matrices that are strictly diagonally dominant by rows with margin at least 2:
+// off-diagonal entries in [-1, 1), diagonal entries ±[n + 1, n + 2) with random signs. By Varah's
+// bound ||A⁻¹||∞ <= 1 / margin = 1/2, and ||A||∞ <= 2n + 1, so cond∞(A) <= n + 1/2.
+Tensor well_conditioned(SampleRng& rng, const Shape& batch, std::int64_t n, DType dtype, bool transposed = false) {
+  Shape shape = batch;
+  shape.insert(shape.end(), {n, n});
+  std::vector<double> values(static_cast<std::size_t>(numel_of(shape)));
+  for (std::size_t e = 0; e < values.size(); ++e) {
+    const std::int64_t within = static_cast<std::int64_t>(e) % (n * n);
+    if (within / n == within % n) {
+      const double sign = (rng.next_u64() & 1u) ? 1.0 : -1.0;
+      values[e] = sign * rng.uniform(static_cast<double>(n + 1), static_cast<double>(n + 2));
+    } else {
+      values[e] = rng.uniform(-1.0, 1.0);
+    }
+  }
+  const Tensor a = from_vector(values, shape, dtype);
+  if (!transposed) return a;
+  Strides strides = a.strides();
+  std::swap(strides[strides.size() - 1], strides[strides.size() - 2]);
+  return Tensor::view_of(a, shape, strides, 0);  // column-dominant: cond1 of it is cond∞ of a
+}
+
+Attrs equation(const std::string& eq) { return {{"equation", eq}}; }
+
+// Contractions (einsum and the products built on it). Sample values lie in [-2, 2). With m summed
+// terms of k factors each, recursive summation is off by at most (m + k - 2)·u·S, S = Σ|terms|
+// (u = eps/2). The largest sample case is three factors and four terms: (4 + 1)·u·32 = 80 eps, so
+// with an absolute floor of 32 the float64 error is under 2.5 eps: stated 4. float32 is carried in
+// float64 and rounded once: at most 0.5 eps relative plus a float64 error 2^-29 times smaller.
+constexpr OracleTolerance kContractionTolerance{4.0, 0.51, 32.0, 0.0};
+
+// LU-based ops on the well-conditioned matrices above with n <= 4 (so ||A||∞ <= 9, cond∞ <= 4.5).
+// LU with partial pivoting is backward stable with |ΔA| <= 3n·ρ·u·|L||U|; diagonal dominance keeps
+// the growth factor ρ <= 2. Normwise forward error of inverse/solve: cond·3n·ρ·u <= 4.5·12·2·u =
+// 54 eps times the size of the result (stated 64 eps with the floor set to that size: ||A⁻¹||max <=
+// 1/2; a solution of a right-hand side in [-2, 2) has entries <= 1). det's relative error is about
+// n·||A⁻¹||·||ΔA|| <= 4·0.5·24·u·9 = 216 eps (stated 256), which log|det| turns into an absolute
+// error (floor 1).
+constexpr OracleTolerance kInverseTolerance{64.0, 64.0, 0.5, 0.0};
+constexpr OracleTolerance kSolveTolerance{64.0, 64.0, 1.0, 0.0};
+constexpr OracleTolerance kDetTolerance{256.0, 256.0, 0.0, 0.0};
+constexpr OracleTolerance kSlogdetTolerance{256.0, 256.0, 1.0, 0.0};
+
+std::vector<OpSample> einsum_samples(DType f, SampleRng& rng) {
+  return {
+      {{rng.tensor({2, 3}, f), rng.tensor({3, 4}, f)}, equation("ij,jk->ik"), "matrix product"},
+      {{rng.tensor({2, 3}, f), rng.tensor({3, 4}, f)}, equation("ij,jk"), "implicit output"},
+      {{rng.tensor({3, 2}, f), rng.tensor({2, 3}, f)}, equation("ba,ab -> a b"), "spaces, reordered output"},
+      {{rng.tensor({3, 3}, f)}, equation("ii->i"), "diagonal"},
+      {{rng.tensor({3, 3}, f)}, equation("ii"), "implicit trace"},
+      {{rng.tensor({2, 3}, f)}, equation("ij->ji"), "transpose"},
+      {{rng.tensor({2, 3}, f)}, equation("ij->i"), "row sums"},
+      {{rng.tensor({3}, f), rng.tensor({4}, f)}, equation("i,j->ij"), "outer"},
+      {{rng.tensor({2, 2, 3}, f), rng.tensor({2, 3, 2}, f)}, equation("bij,bjk->bik"), "batched product"},
+      {{rng.tensor({2, 1, 2, 3}, f), rng.tensor({3, 3, 2}, f)},
+       equation("...ij,...jk->...ik"),
+       "ellipsis with broadcast batch"},
+      {{rng.tensor({2, 3, 4}, f)}, equation("...j->j"), "ellipsis summed when absent from the output"},
+      {{rng.tensor({2, 3}, f)}, equation("..."), "implicit ellipsis alone"},
+      {{rng.tensor({2, 1}, f), rng.tensor({1, 3}, f)}, equation("ij,ij->ij"), "size-1 dims broadcast"},
+      {{rng.tensor({2, 2}, f), rng.tensor({2, 2}, f), rng.tensor({2, 3}, f)},
+       equation("ij,jk,kl->il"),
+       "three operands"},
+      {{rng.tensor({}, f), rng.tensor({}, f)}, equation(",->"), "rank 0"},
+      {{rng.tensor({3}, f), rng.tensor({}, f)}, equation("i,->i"), "vector times rank 0"},
+      {{rng.tensor({2, 0}, f), rng.tensor({0, 3}, f)}, equation("ij,jk->ik"), "empty contraction gives zeros"},
+      {{rng.tensor({0, 3}, f), rng.tensor({3, 2}, f)}, equation("ij,jk->ik"), "size-0 output dim"},
+      {{non_contiguous(rng, {3, 2}, f), non_contiguous(rng, {2}, f)}, equation("ij,j->i"), "non-contiguous"},
+      {{rng.tensor({2, 3}, DType::Int64, -5, 5), rng.tensor({3}, DType::Int64, -5, 5)}, equation("ij,j->i"), "int64"},
+      {{rng.tensor({2, 3}, f), rng.tensor({3}, DType::Int64, -5, 5)}, equation("ij,j->i"), "int64 promoted"},
+  };
+}
+
+std::vector<OpSample> tril_triu_samples(DType f, SampleRng& rng) {
+  std::vector<OpSample> out;
+  for (std::int64_t diagonal : {0, 1, -1, 5, -5}) {
+    out.push_back({{rng.tensor({3, 4}, f)}, {{"diagonal", diagonal}}, fmt::format("3x4 diagonal {}", diagonal)});
+  }
+  out.push_back({{rng.tensor({2, 3, 3}, f)}, {}, "batched"});
+  out.push_back({{rng.tensor({0, 3}, f)}, {}, "size-0 rows"});
+  out.push_back({{rng.tensor({2, 0, 3, 2}, f)}, {}, "size-0 batch"});
+  out.push_back({{non_contiguous(rng, {4, 3}, f)}, {{"diagonal", 1}}, "non-contiguous"});
+  out.push_back({{rng.tensor({3, 3}, DType::Int64, -5, 5)}, {}, "int64"});
+  out.push_back({{rng.tensor({3, 3}, DType::Bool)}, {}, "bool"});
+  return out;
+}
+
+}  // namespace
+
+void register_linalg_samples(OpSampleRegistry& registry) {
+  registry.add({"einsum", einsum_samples, kContractionTolerance, ""});
+  registry.add({"mm",
+                [](DType f, SampleRng& rng) {
+                  return std::vector<OpSample>{
+                      {{rng.tensor({2, 3}, f), rng.tensor({3, 4}, f)}, {}, "2x3 by 3x4"},
+                      {{non_contiguous(rng, {3, 2}, f), non_contiguous(rng, {2, 3}, f)}, {}, "non-contiguous"},
+                      {{rng.tensor({2, 0}, f), rng.tensor({0, 3}, f)}, {}, "empty inner dim"},
+                      {{rng.tensor({2, 3}, DType::Int64, -5, 5), rng.tensor({3, 2}, DType::Int64, -5, 5)}, {}, "int64"},
+                  };
+                },
+                kContractionTolerance, ""});
+  registry.add({"bmm",
+                [](DType f, SampleRng& rng) {
+                  return std::vector<OpSample>{
+                      {{rng.tensor({2, 2, 3}, f), rng.tensor({2, 3, 4}, f)}, {}, "batch of 2"},
+                      {{non_contiguous(rng, {3, 3, 2}, f), rng.tensor({3, 2, 2}, f)}, {}, "non-contiguous"},
+                      {{rng.tensor({0, 2, 3}, f), rng.tensor({0, 3, 4}, f)}, {}, "empty batch"},
+                  };
+                },
+                kContractionTolerance, ""});
+  registry.add({"mv",
+                [](DType f, SampleRng& rng) {
+                  return std::vector<OpSample>{
+                      {{rng.tensor({2, 3}, f), rng.tensor({3}, f)}, {}, "2x3 by 3"},
+                      {{non_contiguous(rng, {4, 2}, f), non_contiguous(rng, {2}, f)}, {}, "non-contiguous"},
+                      {{rng.tensor({0, 3}, f), rng.tensor({3}, f)}, {}, "no rows"},
+                  };
+                },
+                kContractionTolerance, ""});
+  registry.add({"dot",
+                [](DType f, SampleRng& rng) {
+                  return std::vector<OpSample>{
+                      {{rng.tensor({4}, f), rng.tensor({4}, f)}, {}, "length 4"},
+                      {{non_contiguous(rng, {3}, f), rng.tensor({3}, f)}, {}, "non-contiguous"},
+                      {{rng.tensor({0}, f), rng.tensor({0}, f)}, {}, "empty"},
+                  };
+                },
+                kContractionTolerance, ""});
+  registry.add(
+      {"outer",
+       [](DType f, SampleRng& rng) {
+         return std::vector<OpSample>{
+             {{rng.tensor({3}, f), rng.tensor({4}, f)}, {}, "3 by 4"},
+             {{non_contiguous(rng, {2}, f), rng.tensor({3}, DType::Int64, -5, 5)}, {}, "non-contiguous, promoted"},
+             {{rng.tensor({0}, f), rng.tensor({2}, f)}, {}, "empty"},
+         };
+       },
+       kContractionTolerance, ""});
+  registry.add({"matmul",
+                [](DType f, SampleRng& rng) {
+                  return std::vector<OpSample>{
+                      {{rng.tensor({3}, f), rng.tensor({3}, f)}, {}, "1-D by 1-D"},
+                      {{rng.tensor({2, 3}, f), rng.tensor({3}, f)}, {}, "2-D by 1-D"},
+                      {{rng.tensor({3}, f), rng.tensor({3, 2}, f)}, {}, "1-D by 2-D"},
+                      {{rng.tensor({2, 3}, f), rng.tensor({3, 2}, f)}, {}, "2-D by 2-D"},
+                      {{rng.tensor({2, 1, 2, 3}, f), rng.tensor({3, 3, 2}, f)}, {}, "batch dims broadcast"},
+                      {{rng.tensor({2, 2, 3}, f), rng.tensor({3}, f)}, {}, "3-D by 1-D"},
+                      {{rng.tensor({3}, f), rng.tensor({2, 3, 2}, f)}, {}, "1-D by 3-D"},
+                      {{non_contiguous(rng, {2, 3, 2}, f), rng.tensor({2, 3}, f)}, {}, "non-contiguous, 3-D by 2-D"},
+                      {{rng.tensor({0, 2, 3}, f), rng.tensor({3, 2}, f)}, {}, "empty batch"},
+                  };
+                },
+                kContractionTolerance, ""});
+  registry.add({"trace",
+                [](DType f, SampleRng& rng) {
+                  std::vector<OpSample> out{
+                      {{rng.tensor({3, 3}, f)}, {}, "3x3"},
+                      {{non_contiguous(rng, {4, 4}, f)}, {}, "non-contiguous"},
+                      {{rng.tensor({0, 0}, f)}, {}, "0x0"},
+                      {{rng.tensor({3, 3}, DType::Int64, -5, 5)}, {}, "int64"},
+                  };
+                  // Non-square matrices go through the view family's diagonal.
+                  if (OpRegistry::instance().find("diagonal") != nullptr) {
+                    out.push_back({{rng.tensor({2, 4}, f)}, {}, "non-square"});
+                  }
+                  return out;
+                },
+                kContractionTolerance, ""});
+  // Triangular masks copy or zero each element: exact.
+  registry.add({"tril", tril_triu_samples, {}, ""});
+  registry.add({"triu", tril_triu_samples, {}, ""});
+
+  registry.add({"det",
+                [](DType f, SampleRng& rng) {
+                  return std::vector<OpSample>{
+                      {{well_conditioned(rng, {}, 3, f)}, {}, "3x3"},
+                      {{well_conditioned(rng, {2, 3}, 4, f)}, {}, "batch of 4x4"},
+                      {{well_conditioned(rng, {2}, 3, f, true)}, {}, "non-contiguous"},
+                      {{well_conditioned(rng, {}, 1, f)}, {}, "1x1"},
+                      {{well_conditioned(rng, {}, 0, f)}, {}, "0x0 has determinant 1"},
+                      {{well_conditioned(rng, {0}, 3, f)}, {}, "empty batch"},
+                      {{from_values({1, 2, 3, 0, 0, 0, 4, 5, 6}, {3, 3}, f)}, {}, "singular: a zero row"},
+                  };
+                },
+                kDetTolerance, ""});
+  registry.add({"slogdet",
+                [](DType f, SampleRng& rng) {
+                  return std::vector<OpSample>{
+                      {{well_conditioned(rng, {}, 3, f)}, {}, "3x3"},
+                      {{well_conditioned(rng, {3}, 4, f)}, {}, "batch of 4x4"},
+                      {{well_conditioned(rng, {2}, 3, f, true)}, {}, "non-contiguous"},
+                      {{well_conditioned(rng, {}, 0, f)}, {}, "0x0"},
+                      {{well_conditioned(rng, {0}, 2, f)}, {}, "empty batch"},
+                      {{from_values({1, 2, 3, 0, 0, 0, 4, 5, 6}, {3, 3}, f)}, {}, "singular: a zero row"},
+                  };
+                },
+                kSlogdetTolerance, ""});
+  registry.add({"inverse",
+                [](DType f, SampleRng& rng) {
+                  return std::vector<OpSample>{
+                      {{well_conditioned(rng, {}, 3, f)}, {}, "3x3"},
+                      {{well_conditioned(rng, {2}, 4, f)}, {}, "batch of 4x4"},
+                      {{well_conditioned(rng, {}, 4, f, true)}, {}, "non-contiguous"},
+                      {{well_conditioned(rng, {}, 1, f)}, {}, "1x1"},
+                      {{well_conditioned(rng, {}, 0, f)}, {}, "0x0"},
+                      {{well_conditioned(rng, {0}, 3, f)}, {}, "empty batch"},
+                  };
+                },
+                kInverseTolerance, ""});
+  registry.add({"solve",
+                [](DType f, SampleRng& rng) {
+                  const Attrs right{{"left", false}};
+                  return std::vector<OpSample>{
+                      {{well_conditioned(rng, {}, 3, f), rng.tensor({3, 2}, f)}, {}, "matrix right-hand side"},
+                      {{well_conditioned(rng, {}, 3, f), rng.tensor({3}, f)}, {}, "1-D right-hand side"},
+                      {{well_conditioned(rng, {2}, 3, f), rng.tensor({2, 3}, f)}, {}, "batch of vectors"},
+                      {{well_conditioned(rng, {2}, 3, f), rng.tensor({3, 2}, f)}, {}, "B broadcast over A's batch"},
+                      {{well_conditioned(rng, {1}, 4, f), rng.tensor({3, 4, 1}, f)}, {}, "batch dims broadcast"},
+                      {{well_conditioned(rng, {}, 3, f), rng.tensor({2, 3}, f)}, right, "left=False"},
+                      {{well_conditioned(rng, {2}, 3, f), rng.tensor({3}, f)}, right, "left=False, vector"},
+                      {{well_conditioned(rng, {}, 4, f, true), non_contiguous(rng, {4, 2}, f)}, {}, "non-contiguous"},
+                      {{well_conditioned(rng, {}, 3, f), rng.tensor({3, 0}, f)}, {}, "no right-hand sides"},
+                      {{well_conditioned(rng, {0}, 3, f), rng.tensor({0, 3, 2}, f)}, {}, "empty batch"},
+                      {{well_conditioned(rng, {}, 0, f), rng.tensor({0, 2}, f)}, {}, "0x0 system"},
+                  };
+                },
+                kSolveTolerance, ""});
+}
 
 }  // namespace funcspec::samples

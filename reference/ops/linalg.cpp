@@ -1,8 +1,296 @@
+// Linear algebra: einsum (the one contraction primitive), the matrix products written in terms of
+// it, triangular masks, and the LU-based determinant, inverse and solve.
+#include <fmt/format.h>
+
+#include "reference/backends/cpu/linalg.h"
+#include "reference/backends/cpu/linalg_einsum.h"
+#include "reference/ops/dispatch.h"
+#include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
 #include "reference/ops/registry.h"
 
 namespace funcspec {
+namespace {
 
-void register_linalg_ops(OpRegistry& registry) { (void)registry; }
+std::vector<Shape> shapes_of(const TensorList& tensors) {
+  std::vector<Shape> shapes;
+  for (const Tensor& t : tensors) shapes.push_back(t.shape());
+  return shapes;
+}
+
+Shape leading(const Shape& shape, std::size_t trailing) {
+  return Shape(shape.begin(), shape.end() - static_cast<std::ptrdiff_t>(trailing));
+}
+
+Tensor einsum(const std::string& equation, const TensorList& operands) {
+  return call_one("einsum", operands, {{"equation", equation}});
+}
+
+// The matrix products take operands of one dtype, as PyTorch's do (no promotion), and no bool.
+void check_product_dtypes(std::string_view op, const Tensor& self, std::string_view other_name, const Tensor& other) {
+  check_dtype(op, "self", self.dtype(), DTypeSet::NoBool);
+  check_dtype(op, other_name, other.dtype(), DTypeSet::NoBool);
+  FUNCSPEC_CHECK(self.dtype() == other.dtype(), ErrorKind::DtypeNotSupported,
+                 "[{}] expected self and {} to have the same dtype but got {} and {}", op, other_name,
+                 dtype_name(self.dtype()), dtype_name(other.dtype()));
+}
+
+void check_contracted(std::string_view op, const Tensor& self, std::int64_t self_size, std::string_view other_name,
+                      const Tensor& other, std::int64_t other_size) {
+  FUNCSPEC_CHECK(self_size == other_size, ErrorKind::ShapeMismatch,
+                 "[{}] self of shape {} and {} of shape {} cannot be multiplied: the contracted sizes {} and {} differ",
+                 op, shape_to_string(self.shape()), other_name, shape_to_string(other.shape()), self_size, other_size);
+}
+
+// A floating [*, n, n] input of an LU-based op.
+void check_square_floating(std::string_view op, std::string_view arg, const Tensor& a) {
+  check_dtype(op, arg, a.dtype(), DTypeSet::Floating);
+  FUNCSPEC_CHECK(a.dim() >= 2, ErrorKind::ShapeMismatch,
+                 "[{}] expected '{}' to be a matrix or a batch of matrices but got shape {}", op, arg,
+                 shape_to_string(a.shape()));
+  FUNCSPEC_CHECK(a.size(-1) == a.size(-2), ErrorKind::ShapeMismatch,
+                 "[{}] expected '{}' to be a batch of square matrices but got shape {}", op, arg,
+                 shape_to_string(a.shape()));
+}
+
+void check_matrix_rank(std::string_view op, const Tensor& self) {
+  FUNCSPEC_CHECK(self.dim() >= 2, ErrorKind::ShapeMismatch,
+                 "[{}] expected a tensor with at least 2 dims but got shape {}", op, shape_to_string(self.shape()));
+}
+
+// torch.linalg.solve's shapes: B is a (batch of) vector(s) when it is 1-D or when its shape is
+// exactly A's shape without the last dim; otherwise a (batch of) matrices. Batch dims broadcast.
+struct SolveShapes {
+  Shape a_shape;  // [*batch, n, n]
+  Shape b_shape;  // [*batch, n, k], [*batch, k, n] (left=False) or [*batch, n]
+};
+
+SolveShapes solve_shapes(const Tensor& a, const Tensor& b, bool left) {
+  check_square_floating("solve", "A", a);
+  check_dtype("solve", "B", b.dtype(), DTypeSet::Floating);
+  FUNCSPEC_CHECK(a.dtype() == b.dtype(), ErrorKind::DtypeNotSupported,
+                 "[solve] expected A and B to have the same dtype but got {} and {}", dtype_name(a.dtype()),
+                 dtype_name(b.dtype()));
+  FUNCSPEC_CHECK(b.dim() >= 1, ErrorKind::ShapeMismatch, "[solve] B must have at least 1 dim but has shape {}",
+                 shape_to_string(b.shape()));
+  const std::int64_t n = a.size(-1);
+  SolveShapes s;
+  const bool vector_rhs = b.dim() == 1 || (b.dim() == a.dim() - 1 && b.shape() == leading(a.shape(), 1));
+  Shape b_batch;
+  Shape rhs;
+  if (vector_rhs) {
+    FUNCSPEC_CHECK(b.size(-1) == n, ErrorKind::ShapeMismatch,
+                   "[solve] A of shape {} needs a right-hand side vector of size {} but B has shape {}",
+                   shape_to_string(a.shape()), n, shape_to_string(b.shape()));
+    b_batch = leading(b.shape(), 1);
+    rhs = {n};
+  } else {
+    FUNCSPEC_CHECK(b.dim() >= 2 && b.size(left ? -2 : -1) == n, ErrorKind::ShapeMismatch,
+                   "[solve] A of shape {} and B of shape {} are incompatible: B's {} dim must have size {}",
+                   shape_to_string(a.shape()), shape_to_string(b.shape()), left ? "second-to-last" : "last", n);
+    b_batch = leading(b.shape(), 2);
+    rhs = {b.size(-2), b.size(-1)};
+  }
+  const Shape batch = broadcast_shapes(std::vector<Shape>{leading(a.shape(), 2), b_batch}, "solve");
+  s.a_shape = batch;
+  s.a_shape.insert(s.a_shape.end(), {n, n});
+  s.b_shape = batch;
+  s.b_shape.insert(s.b_shape.end(), rhs.begin(), rhs.end());
+  return s;
+}
+
+void register_einsum(OpRegistry& registry) {
+  OpDef& op = registry.add("einsum(Tensor[] operands, *, str equation) -> Tensor", OpKind::Primitive, "linalg",
+                           "sum over the labels absent from the output of the product of the labelled operands");
+  op.canonicalize = [](const TensorList& in, const Attrs&) -> TensorList {
+    if (in.empty()) return in;  // infer reports the operand count against the equation
+    const DType dtype = result_type(in);
+    TensorList out;
+    for (const Tensor& t : in) out.push_back(cast_to(t, dtype));
+    return out;
+  };
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    const cpu::EinsumPlan plan = cpu::plan_einsum(attrs.get_string("equation"), shapes_of(in));
+    check_dtype("einsum", "operands", in[0].dtype(), DTypeSet::NoBool);
+    return {{plan.output_shape(), in[0].dtype()}};
+  };
+  op.cpu_kernel = [](const KernelArgs& a) {
+    cpu::einsum(cpu::plan_einsum(a.attrs.get_string("equation"), shapes_of(a.inputs)), a.inputs, a.outputs[0]);
+  };
+}
+
+void register_products(OpRegistry& registry) {
+  {
+    OpDef& op = registry.add("mm(Tensor self, Tensor mat2) -> Tensor", OpKind::Composite, "linalg",
+                             "matrix product of [n, m] and [m, p]");
+    op.decompose = [](const TensorList& in, const Attrs&) -> TensorList {
+      check_rank("mm", "self", in[0], {2});
+      check_rank("mm", "mat2", in[1], {2});
+      check_product_dtypes("mm", in[0], "mat2", in[1]);
+      check_contracted("mm", in[0], in[0].size(1), "mat2", in[1], in[1].size(0));
+      return {einsum("ij,jk->ik", in)};
+    };
+    op.derive_out = true;
+  }
+  {
+    OpDef& op = registry.add("bmm(Tensor self, Tensor mat2) -> Tensor", OpKind::Composite, "linalg",
+                             "batched matrix product of [b, n, m] and [b, m, p] (equal batch sizes, no broadcasting)");
+    op.decompose = [](const TensorList& in, const Attrs&) -> TensorList {
+      check_rank("bmm", "self", in[0], {3});
+      check_rank("bmm", "mat2", in[1], {3});
+      check_product_dtypes("bmm", in[0], "mat2", in[1]);
+      FUNCSPEC_CHECK(in[0].size(0) == in[1].size(0), ErrorKind::ShapeMismatch,
+                     "[bmm] self of shape {} and mat2 of shape {} have different batch sizes",
+                     shape_to_string(in[0].shape()), shape_to_string(in[1].shape()));
+      check_contracted("bmm", in[0], in[0].size(2), "mat2", in[1], in[1].size(1));
+      return {einsum("bij,bjk->bik", in)};
+    };
+  }
+  {
+    OpDef& op = registry.add("mv(Tensor self, Tensor vec) -> Tensor", OpKind::Composite, "linalg",
+                             "matrix-vector product of [n, m] and [m]");
+    op.decompose = [](const TensorList& in, const Attrs&) -> TensorList {
+      check_rank("mv", "self", in[0], {2});
+      check_rank("mv", "vec", in[1], {1});
+      check_product_dtypes("mv", in[0], "vec", in[1]);
+      check_contracted("mv", in[0], in[0].size(1), "vec", in[1], in[1].size(0));
+      return {einsum("ij,j->i", in)};
+    };
+  }
+  {
+    OpDef& op = registry.add("dot(Tensor self, Tensor tensor) -> Tensor", OpKind::Composite, "linalg",
+                             "inner product of two 1-D tensors of one length and one dtype");
+    op.decompose = [](const TensorList& in, const Attrs&) -> TensorList {
+      check_rank("dot", "self", in[0], {1});
+      check_rank("dot", "tensor", in[1], {1});
+      check_product_dtypes("dot", in[0], "tensor", in[1]);
+      check_contracted("dot", in[0], in[0].size(0), "tensor", in[1], in[1].size(0));
+      return {einsum("i,i->", in)};
+    };
+  }
+  {
+    OpDef& op = registry.add("outer(Tensor self, Tensor vec2) -> Tensor", OpKind::Composite, "linalg",
+                             "outer product [n] x [m] -> [n, m] (dtypes promote)");
+    op.decompose = [](const TensorList& in, const Attrs&) -> TensorList {
+      check_rank("outer", "self", in[0], {1});
+      check_rank("outer", "vec2", in[1], {1});
+      check_dtype("outer", "self", in[0].dtype(), DTypeSet::NoBool);
+      check_dtype("outer", "vec2", in[1].dtype(), DTypeSet::NoBool);
+      return {einsum("i,j->ij", in)};
+    };
+  }
+  {
+    OpDef& op = registry.add("matmul(Tensor self, Tensor other) -> Tensor", OpKind::Composite, "linalg",
+                             "matrix product with PyTorch's rank rules: 1-D operands gain then lose a dim, batch dims "
+                             "broadcast");
+    op.decompose = [](const TensorList& in, const Attrs&) -> TensorList {
+      const Tensor& self = in[0];
+      const Tensor& other = in[1];
+      FUNCSPEC_CHECK(self.dim() >= 1 && other.dim() >= 1, ErrorKind::ShapeMismatch,
+                     "[matmul] both arguments need at least 1 dim but got shapes {} and {}",
+                     shape_to_string(self.shape()), shape_to_string(other.shape()));
+      check_product_dtypes("matmul", self, "other", other);
+      // A 1-D self is a row vector (contracting its only dim), a 1-D other a column vector.
+      const std::int64_t self_contracted = self.size(-1);
+      const std::int64_t other_contracted = other.dim() == 1 ? other.size(0) : other.size(-2);
+      check_contracted("matmul", self, self_contracted, "other", other, other_contracted);
+      if (self.dim() == 1 && other.dim() == 1) return {einsum("i,i->", in)};
+      if (other.dim() == 1) return {einsum("...ij,j->...i", in)};
+      if (self.dim() == 1) return {einsum("j,...jk->...k", in)};
+      // Checked here so that the error names matmul rather than einsum's ellipsis dims.
+      broadcast_shapes(std::vector<Shape>{leading(self.shape(), 2), leading(other.shape(), 2)}, "matmul");
+      return {einsum("...ij,...jk->...ik", in)};
+    };
+    op.derive_out = true;
+  }
+  {
+    OpDef& op = registry.add("trace(Tensor self) -> Tensor", OpKind::Composite, "linalg",
+                             "sum of the main diagonal of a 2-D tensor (of its leading square part when not square)");
+    op.decompose = [](const TensorList& in, const Attrs&) -> TensorList {
+      check_rank("trace", "self", in[0], {2});
+      check_dtype("trace", "self", in[0].dtype(), DTypeSet::NoBool);
+      if (in[0].size(0) == in[0].size(1)) return {einsum("ii->", in)};
+      return {einsum("i->", {call_one("diagonal", in)})};
+    };
+  }
+}
+
+void register_triangular(OpRegistry& registry) {
+  for (const bool lower : {true, false}) {
+    const std::string name = lower ? "tril" : "triu";
+    OpDef& op =
+        registry.add(fmt::format("{}(Tensor self, int diagonal=0) -> Tensor", name), OpKind::Primitive, "linalg",
+                     lower ? "zeroes the entries above the given diagonal of the last two dims (keeps j - i <= "
+                             "diagonal)"
+                           : "zeroes the entries below the given diagonal of the last two dims (keeps j - i >= "
+                             "diagonal)");
+    op.infer = [name](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
+      check_matrix_rank(name, in[0]);
+      return {{in[0].shape(), in[0].dtype()}};
+    };
+    op.cpu_kernel = [lower](const KernelArgs& a) {
+      cpu::tril_triu(a.inputs[0], a.outputs[0], a.attrs.get_int("diagonal"), lower);
+    };
+    op.derive_inplace = true;
+    op.derive_out = true;
+  }
+}
+
+void register_lu_ops(OpRegistry& registry) {
+  {
+    OpDef& op = registry.add("det(Tensor self) -> Tensor", OpKind::Primitive, "linalg",
+                             "determinant of each [n, n] matrix, via LU with partial pivoting (singular: 0)");
+    op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
+      check_square_floating("det", "self", in[0]);
+      return {{leading(in[0].shape(), 2), in[0].dtype()}};
+    };
+    op.cpu_kernel = [](const KernelArgs& a) { cpu::det(a.inputs[0], a.outputs[0]); };
+  }
+  {
+    OpDef& op = registry.add("slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)", OpKind::Primitive, "linalg",
+                             "sign and log |det| of each [n, n] matrix (singular: 0 and -inf)");
+    op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
+      check_square_floating("slogdet", "self", in[0]);
+      const Shape batch = leading(in[0].shape(), 2);
+      return {{batch, in[0].dtype()}, {batch, in[0].dtype()}};
+    };
+    op.cpu_kernel = [](const KernelArgs& a) { cpu::slogdet(a.inputs[0], a.outputs[0], a.outputs[1]); };
+  }
+  {
+    OpDef& op = registry.add("inverse(Tensor self) -> Tensor", OpKind::Primitive, "linalg",
+                             "inverse of each [n, n] matrix (singular: singular_matrix error)");
+    op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
+      check_square_floating("inverse", "self", in[0]);
+      return {{in[0].shape(), in[0].dtype()}};
+    };
+    op.cpu_kernel = [](const KernelArgs& a) { cpu::inverse(a.inputs[0], a.outputs[0], "inverse"); };
+  }
+  {
+    OpDef& op = registry.add("solve(Tensor A, Tensor B, *, bool left=True) -> Tensor", OpKind::Primitive, "linalg",
+                             "X with A X = B (left) or X A = B, batched with broadcasting, as torch.linalg.solve");
+    op.canonicalize = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const SolveShapes s = solve_shapes(in[0], in[1], attrs.get_bool("left"));
+      return {expand_to(in[0], s.a_shape), expand_to(in[1], s.b_shape)};
+    };
+    op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+      const SolveShapes s = solve_shapes(in[0], in[1], attrs.get_bool("left"));
+      return {{s.b_shape, in[1].dtype()}};
+    };
+    op.cpu_kernel = [](const KernelArgs& a) {
+      // Canonical inputs share their batch dims, so a vector right-hand side is one dim short of A.
+      const bool vector_rhs = a.inputs[1].dim() == a.inputs[0].dim() - 1;
+      cpu::solve(a.inputs[0], a.inputs[1], a.outputs[0], a.attrs.get_bool("left"), vector_rhs, "solve");
+    };
+  }
+}
+
+}  // namespace
+
+void register_linalg_ops(OpRegistry& registry) {
+  register_einsum(registry);
+  register_products(registry);
+  register_triangular(registry);
+  register_lu_ops(registry);
+}
 
 }  // namespace funcspec

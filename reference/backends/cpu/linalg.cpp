@@ -1,0 +1,189 @@
+#include "reference/backends/cpu/linalg.h"
+
+#include <fmt/format.h>
+
+#include "reference/backends/cpu/linalg_lu.h"
+
+namespace funcspec::cpu {
+namespace {
+
+// The layout of one matrix inside a batched tensor: element (i, j) of the matrix whose batch offset
+// is `base` lives at base + i * row_stride + j * col_stride.
+struct MatrixLayout {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::int64_t row_stride = 0;
+  std::int64_t col_stride = 0;
+
+  MatrixLayout transposed() const { return {cols, rows, col_stride, row_stride}; }
+};
+
+// The last two dims of `t` as a matrix.
+MatrixLayout trailing_matrix(const Tensor& t) {
+  const std::size_t r = t.shape().size();
+  return {t.shape()[r - 2], t.shape()[r - 1], t.strides()[r - 2], t.strides()[r - 1]};
+}
+
+// The last dim of `t` as a column vector (an n×1 matrix).
+MatrixLayout trailing_vector(const Tensor& t) {
+  const std::size_t r = t.shape().size();
+  return {t.shape()[r - 1], 1, t.strides()[r - 1], 0};
+}
+
+template <typename T>
+std::vector<T> gather(const T* data, std::int64_t base, const MatrixLayout& m) {
+  std::vector<T> out;
+  out.reserve(static_cast<std::size_t>(m.rows * m.cols));
+  for (std::int64_t i = 0; i < m.rows; ++i) {
+    for (std::int64_t j = 0; j < m.cols; ++j) out.push_back(data[base + i * m.row_stride + j * m.col_stride]);
+  }
+  return out;
+}
+
+std::span<const std::int64_t> batch_part(const std::vector<std::int64_t>& dims, std::size_t matrix_rank) {
+  return std::span<const std::int64_t>(dims).first(dims.size() - matrix_rank);
+}
+
+std::string batch_element_name(const Tensor& a, std::int64_t element) {
+  if (a.dim() == 2) return "the matrix";
+  return fmt::format("the matrix at batch element {} (row-major over batch shape {})", element,
+                     shape_to_string(batch_part(a.shape(), 2)));
+}
+
+// Runs `fn(a_offset, out_offsets..., batch_element)` for every matrix of `a` ([*, n, n]) and the
+// matching slot of each output, which share a's batch dims [*].
+template <std::size_t N, typename Fn>
+void for_each_batch(const Tensor& a, const std::array<const Tensor*, N>& outputs,
+                    const std::array<std::size_t, N>& output_matrix_ranks, Fn&& fn) {
+  std::array<std::span<const std::int64_t>, N + 1> strides;
+  strides[0] = batch_part(a.strides(), 2);
+  for (std::size_t k = 0; k < N; ++k) strides[k + 1] = batch_part(outputs[k]->strides(), output_matrix_ranks[k]);
+  std::int64_t element = 0;
+  for_each_offset<N + 1>(batch_part(a.shape(), 2), strides,
+                         [&](const std::array<std::int64_t, N + 1>& at) { fn(at, element++); });
+}
+
+template <typename T>
+void check_invertible(const LuFactorization<T>& f, const Tensor& a, std::int64_t element, std::string_view op) {
+  FUNCSPEC_CHECK(!f.zero_pivot, ErrorKind::SingularMatrix,
+                 "[{}] {} is singular: U[{}, {}] of its LU factorization with partial pivoting is zero", op,
+                 batch_element_name(a, element), *f.zero_pivot, *f.zero_pivot);
+}
+
+}  // namespace
+
+void tril_triu(const Tensor& self, const Tensor& out, std::int64_t diagonal, bool lower) {
+  visit_dtype(self.dtype(), [&]<typename T>() {
+    const T* in = self.data<T>();
+    T* o = out.data<T>();
+    const MatrixLayout mi = trailing_matrix(self);
+    const MatrixLayout mo = trailing_matrix(out);
+    for_each_offset<2>(batch_part(self.shape(), 2), {batch_part(self.strides(), 2), batch_part(out.strides(), 2)},
+                       [&](const std::array<std::int64_t, 2>& at) {
+                         for (std::int64_t i = 0; i < mi.rows; ++i) {
+                           for (std::int64_t j = 0; j < mi.cols; ++j) {
+                             const bool keep = lower ? j - i <= diagonal : j - i >= diagonal;
+                             o[at[1] + i * mo.row_stride + j * mo.col_stride] =
+                                 keep ? in[at[0] + i * mi.row_stride + j * mi.col_stride] : T(0);
+                           }
+                         }
+                       });
+  });
+}
+
+void det(const Tensor& a, const Tensor& out) {
+  visit_floating_dtype(a.dtype(), [&]<typename T>() {
+    const T* in = a.data<T>();
+    T* o = out.data<T>();
+    const MatrixLayout m = trailing_matrix(a);
+    for_each_batch<1>(a, {&out}, {0}, [&](const std::array<std::int64_t, 2>& at, std::int64_t) {
+      const LuFactorization<T> f = lu_factor(gather(in, at[0], m), m.rows);
+      T product(f.odd_permutation ? -1 : 1);
+      for (std::int64_t k = 0; k < m.rows; ++k) product *= f.lu[static_cast<std::size_t>(k * m.rows + k)];
+      o[at[1]] = product;
+    });
+  });
+}
+
+void slogdet(const Tensor& a, const Tensor& sign, const Tensor& logabsdet) {
+  visit_floating_dtype(a.dtype(), [&]<typename T>() {
+    const T* in = a.data<T>();
+    T* s = sign.data<T>();
+    T* l = logabsdet.data<T>();
+    const MatrixLayout m = trailing_matrix(a);
+    for_each_batch<2>(a, {&sign, &logabsdet}, {0, 0}, [&](const std::array<std::int64_t, 3>& at, std::int64_t) {
+      const LuFactorization<T> f = lu_factor(gather(in, at[0], m), m.rows);
+      if (f.zero_pivot) {
+        s[at[1]] = T(0);
+        l[at[2]] = -math::infinity<T>();
+        return;
+      }
+      T sign_product(f.odd_permutation ? -1 : 1);
+      T log_sum(0);
+      for (std::int64_t k = 0; k < m.rows; ++k) {
+        const T& pivot = f.lu[static_cast<std::size_t>(k * m.rows + k)];
+        // A NaN pivot makes the sign NaN too, rather than a sign that pretends to be known.
+        sign_product *= math::isnan(pivot) ? pivot : pivot < T(0) ? T(-1) : T(1);
+        log_sum += math::log(math::abs(pivot));
+      }
+      s[at[1]] = sign_product;
+      l[at[2]] = log_sum;
+    });
+  });
+}
+
+void inverse(const Tensor& a, const Tensor& out, std::string_view op) {
+  visit_floating_dtype(a.dtype(), [&]<typename T>() {
+    const T* in = a.data<T>();
+    T* o = out.data<T>();
+    const MatrixLayout m = trailing_matrix(a);
+    const MatrixLayout mo = trailing_matrix(out);
+    for_each_batch<1>(a, {&out}, {2}, [&](const std::array<std::int64_t, 2>& at, std::int64_t element) {
+      const LuFactorization<T> f = lu_factor(gather(in, at[0], m), m.rows);
+      check_invertible(f, a, element, op);
+      // Column j of the inverse solves A·x = e_j.
+      for (std::int64_t j = 0; j < m.rows; ++j) {
+        std::vector<T> column(static_cast<std::size_t>(m.rows), T(0));
+        column[static_cast<std::size_t>(j)] = T(1);
+        lu_solve_in_place(f, column);
+        for (std::int64_t i = 0; i < m.rows; ++i) {
+          o[at[1] + i * mo.row_stride + j * mo.col_stride] = column[static_cast<std::size_t>(i)];
+        }
+      }
+    });
+  });
+}
+
+void solve(const Tensor& a, const Tensor& b, const Tensor& x, bool left, bool vector_rhs, std::string_view op) {
+  visit_floating_dtype(a.dtype(), [&]<typename T>() {
+    const T* pa = a.data<T>();
+    const T* pb = b.data<T>();
+    T* px = x.data<T>();
+    // x·A = B is Aᵀ·xᵀ = Bᵀ: solving from the left with transposed layouts covers both sides.
+    const MatrixLayout ma = left ? trailing_matrix(a) : trailing_matrix(a).transposed();
+    MatrixLayout mb = vector_rhs ? trailing_vector(b) : trailing_matrix(b);
+    MatrixLayout mx = vector_rhs ? trailing_vector(x) : trailing_matrix(x);
+    if (!left && !vector_rhs) {
+      mb = mb.transposed();
+      mx = mx.transposed();
+    }
+    const std::size_t rhs_rank = vector_rhs ? 1 : 2;
+    for_each_batch<2>(a, {&b, &x}, {rhs_rank, rhs_rank},
+                      [&](const std::array<std::int64_t, 3>& at, std::int64_t element) {
+                        const LuFactorization<T> f = lu_factor(gather(pa, at[0], ma), ma.rows);
+                        check_invertible(f, a, element, op);
+                        for (std::int64_t c = 0; c < mb.cols; ++c) {
+                          std::vector<T> column;
+                          for (std::int64_t i = 0; i < mb.rows; ++i) {
+                            column.push_back(pb[at[1] + i * mb.row_stride + c * mb.col_stride]);
+                          }
+                          lu_solve_in_place(f, column);
+                          for (std::int64_t i = 0; i < mx.rows; ++i) {
+                            px[at[2] + i * mx.row_stride + c * mx.col_stride] = column[static_cast<std::size_t>(i)];
+                          }
+                        }
+                      });
+  });
+}
+
+}  // namespace funcspec::cpu
