@@ -1,11 +1,15 @@
-// Samples of the unary elementwise ops. Tolerances (ulps of the result, see OracleTolerance):
+// Samples of the unary elementwise ops. Tolerances (ulps of the result, see OracleTolerance);
+// "measured" is the largest error over seeds 1..8 and the default smoke seed:
 //   - correctly rounded ops state 0.5: neg, abs, sign, square, relu, floor, ceil, round, sqrt,
 //     reciprocal (one IEEE operation or none);
-//   - rsqrt is two roundings (sqrt, then 1/x): at most about 1 ulp, stated 1.5;
-//   - libm functions (exp, expm1, log, log1p, sin, cos, tan, tanh, erf) are within 1 ulp in glibc
-//     for float and double; measured below 1 over seeds 1..8 and the default seed, stated 2;
-//   - sigmoid, gelu and softplus chain a libm call with a few roundings; measured maxima are
-//     below 2.2 ulps (float64) and 2.6 ulps (float32), stated 4.
+//   - rsqrt is two roundings (sqrt, then 1/x): at most about 1 ulp; measured 0.73, stated 1.5;
+//   - libm functions (exp, expm1, log, log1p, sin, cos, tan, tanh, erf) are within about 1 ulp in
+//     glibc for float and double; measured 1.09 at most (tanh, float32), stated 2;
+//   - sigmoid and softplus chain a libm call with a few roundings; measured 1.09, stated 4;
+//   - gelu states 24: its exact form measures 1.5, but the tanh form, x * sigmoid(2u) with
+//     u = sqrt(2/pi) (x + 0.044715 x^3), has a condition number of |2u| (up to 11 on the sampled
+//     range [-4, 4]) in the negative tail, multiplying the roughly 2 ulps of rounding in u;
+//     measured 10.4 (float64) and 7.95 (float32).
 #include <cmath>
 #include <limits>
 
@@ -109,7 +113,8 @@ void register_unary_samples(OpSampleRegistry& registry) {
   add_unary(registry, "tanh", {-4.0, 4.0, true, true}, libm);
   add_unary(registry, "erf", {-3.0, 3.0, true, true}, libm);
   add_unary(registry, "sigmoid", {-8.0, 8.0, true, true}, chained);
-  add_unary(registry, "gelu", floating_only, chained,
+  const OracleTolerance gelu_tail{24.0, 24.0, 0.0, 0.0};
+  add_unary(registry, "gelu", floating_only, gelu_tail,
             {Attrs{}, Attrs{{"approximate", std::string("tanh")}}});
   // beta 2 and threshold 3 put some samples past the threshold (beta * x > 3 for x > 1.5).
   add_unary(registry, "softplus", floating_only, chained,

@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "reference/backends/cpu/binary.h"
-#include "reference/backends/cpu/elementwise.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -22,24 +21,29 @@ void derive_variants(OpDef& op) {
   op.derive_out = true;
 }
 
+// alpha must not need a higher category than the result: a float alpha for integer results, or
+// a bool alpha for non-bool results. Bool results take a bool alpha or 1 (PyTorch also takes
+// other integers there, whose meaning for bool is unclear).
+void check_alpha(std::string_view op, DType result, const Scalar& alpha) {
+  FUNCSPEC_CHECK(!alpha.is_bool() || result == DType::Bool, ErrorKind::InvalidArgument,
+                 "[{}] alpha {} is a bool but the result is {}", op, alpha.to_string(), dtype_name(result));
+  FUNCSPEC_CHECK(!alpha.is_floating() || is_floating(result), ErrorKind::InvalidArgument,
+                 "[{}] alpha {} is a float but the result is {}", op, alpha.to_string(), dtype_name(result));
+  FUNCSPEC_CHECK(result != DType::Bool || alpha.is_bool() || alpha == Scalar(std::int64_t{1}),
+                 ErrorKind::InvalidArgument, "[{}] alpha {} is not a bool but the result is bool", op,
+                 alpha.to_string());
+}
+
 void register_add(OpRegistry& registry) {
   OpDef& op = registry.add("add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", OpKind::Primitive, "binary",
-                           "self + alpha * other");
+                           "self + alpha * other (one rounding for floating dtypes)");
   op.canonicalize = [](const TensorList& in, const Attrs&) { return cast_and_broadcast(in, result_type(in), "add"); };
-  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
-    FUNCSPEC_CHECK(in[0].dtype() != DType::Bool || attrs.get_scalar("alpha").is_bool() ||
-                       attrs.get_scalar("alpha") == Scalar(std::int64_t{1}),
-                   ErrorKind::DtypeNotSupported, "[add] alpha must be a bool for bool inputs");
-    return {{in[0].shape(), in[0].dtype()}};
+  op.infer = [](const TensorList& in, const Attrs& attrs) {
+    check_alpha("add", in[0].dtype(), attrs.get_scalar("alpha"));
+    return same_as_first(in);
   };
   op.cpu_kernel = [](const KernelArgs& a) {
-    visit_dtype(a.outputs[0].dtype(), [&]<typename T>() {
-      const T alpha = a.attrs.get_scalar("alpha").to<T>();
-      cpu::map2<T, T>(a.inputs[0], a.inputs[1], a.outputs[0], [&](const T& x, const T& y) -> T {
-        if constexpr (std::is_same_v<T, bool>) return x || (alpha && y);
-        else return x + alpha * y;
-      });
-    });
+    cpu::binary_kernel("add", cpu::BinaryFn::Add, a.inputs[0], a.inputs[1], a.outputs[0], a.attrs.get_scalar("alpha"));
   };
   derive_variants(op);
 }
@@ -56,11 +60,7 @@ void register_sub(OpRegistry& registry) {
     return cast_and_broadcast(in, result_type(in), "sub");
   };
   op.infer = [](const TensorList& in, const Attrs& attrs) {
-    const Scalar alpha = attrs.get_scalar("alpha");
-    FUNCSPEC_CHECK(!alpha.is_bool(), ErrorKind::InvalidArgument, "[sub] alpha {} is a bool but the result is {}",
-                   alpha.to_string(), dtype_name(in[0].dtype()));
-    FUNCSPEC_CHECK(is_floating(in[0].dtype()) || !alpha.is_floating(), ErrorKind::InvalidArgument,
-                   "[sub] alpha {} is a float but the result is {}", alpha.to_string(), dtype_name(in[0].dtype()));
+    check_alpha("sub", in[0].dtype(), attrs.get_scalar("alpha"));
     return same_as_first(in);
   };
   op.cpu_kernel = [](const KernelArgs& a) {

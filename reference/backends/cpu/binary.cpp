@@ -27,6 +27,10 @@ void typed_binary_kernel(BinaryFn fn, const Tensor& a, const Tensor& b, const Te
   if constexpr (std::is_same_v<T, bool>) {
     // The op layer lets bool through only where the op is defined on it.
     switch (fn) {
+      case BinaryFn::Add: {
+        const bool scale = alpha.to<bool>();
+        return run([=](bool x, bool y) { return m::add(x, y, scale); });
+      }
       case BinaryFn::Mul: return run([](bool x, bool y) { return x && y; });
       case BinaryFn::Maximum: return run([](bool x, bool y) { return x || y; });
       case BinaryFn::Minimum: return run([](bool x, bool y) { return x && y; });
@@ -34,6 +38,10 @@ void typed_binary_kernel(BinaryFn fn, const Tensor& a, const Tensor& b, const Te
     }
   } else {
     switch (fn) {
+      case BinaryFn::Add: {
+        const T scale = alpha.to<T>();
+        return run([&](const T& x, const T& y) { return m::add(x, y, scale); });
+      }
       case BinaryFn::Sub: {
         const T scale = alpha.to<T>();
         return run([&](const T& x, const T& y) { return m::sub(x, y, scale); });
@@ -50,7 +58,7 @@ void typed_binary_kernel(BinaryFn fn, const Tensor& a, const Tensor& b, const Te
     if constexpr (is_floating_v<T>) {
       switch (fn) {
         case BinaryFn::Div: return run([](const T& x, const T& y) { return x / y; });
-        case BinaryFn::Atan2: return run([](const T& x, const T& y) { return math::atan2(x, y); });
+        case BinaryFn::Atan2: return run([](const T& x, const T& y) { return m::atan2(x, y); });
         default: break;
       }
     }

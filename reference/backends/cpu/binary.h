@@ -8,9 +8,9 @@
 
 namespace funcspec::cpu {
 
-enum class BinaryFn { Sub, Mul, Div, DivTrunc, DivFloor, Pow, Maximum, Minimum, Atan2, Remainder };
+enum class BinaryFn { Add, Sub, Mul, Div, DivTrunc, DivFloor, Pow, Maximum, Minimum, Atan2, Remainder };
 
-// out[i] = fn(a[i], b[i]) in the operands' dtype; `alpha` scales b for Sub. Integer division or
+// out[i] = fn(a[i], b[i]) in the operands' dtype; `alpha` scales b for Add and Sub. Integer division or
 // remainder by zero and integer powers with a negative exponent are invalid_argument errors,
 // raised before anything is written; `op` names the op in the message.
 void binary_kernel(std::string_view op, BinaryFn fn, const Tensor& a, const Tensor& b, const Tensor& out,

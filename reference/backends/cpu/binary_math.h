@@ -8,16 +8,40 @@
 
 namespace funcspec::cpu::elementwise_math {
 
-// IEEE fmod. Boost's gives NaN for a finite x and an infinite y, where IEEE (and the C library)
-// gives x.
+// IEEE fmod, atan2 and pow. Boost's versions differ on special values: fmod(0, 0) and fmod(0, NaN)
+// give 0 and fmod(x, inf) NaN; atan2(y, NaN) is not NaN; pow(-inf, NaN) is inf. The IEEE cases
+// are settled here so that the oracle agrees with the C library. (Calls inside this namespace are
+// qualified: unqualified, argument-dependent lookup would pick Boost's overloads for the oracle.)
 template <typename T>
 T fmod(const T& x, const T& y) {
-  if (math::isinf(y) && !math::isinf(x) && !math::isnan(x)) return x;
+  if (math::isnan(x) || math::isnan(y) || math::isinf(x) || y == T(0)) return math::quiet_nan<T>();
+  if (math::isinf(y)) return x;
   return math::fmod(x, y);
 }
 
-// self - alpha * other with a single rounding for floating types (fma), so the result is
+template <typename T>
+T atan2(const T& y, const T& x) {
+  if (math::isnan(x) || math::isnan(y)) return math::quiet_nan<T>();
+  return math::atan2(y, x);
+}
+
+template <typename T>
+T float_pow(const T& x, const T& y) {
+  if (y == T(0) || x == T(1)) return T(1);
+  if (math::isnan(x) || math::isnan(y)) return math::quiet_nan<T>();
+  return math::pow(x, y);
+}
+
+// self +- alpha * other with a single rounding for floating types (fma), so the result is
 // correctly rounded; the oracle's working precision makes its two roundings negligible.
+template <typename T>
+T add(const T& x, const T& y, const T& alpha) {
+  if constexpr (is_bool_v<T>) return x || (alpha && y);
+  else if constexpr (is_int64_v<T>) return wrapping_add(x, wrapping_mul(alpha, y));
+  else if constexpr (is_oracle_v<T>) return x + alpha * y;
+  else return std::fma(alpha, y, x);
+}
+
 template <typename T>
 T sub(const T& x, const T& y, const T& alpha) {
   if constexpr (is_int64_v<T>) return wrapping_sub(x, wrapping_mul(alpha, y));
@@ -33,7 +57,7 @@ T mul(const T& x, const T& y) {
 }
 
 // Division rounded toward zero. Integers: C++ division, INT64_MIN / -1 wrapping to INT64_MIN.
-// Floats: the truncation of the exact quotient, found as (x - fmod(x, y)) / y, which is within a
+// Floats: the truncation of the exact quotient, found as (x - elementwise_math::fmod(x, y)) / y, which is within a
 // rounding of an integer; PyTorch truncates the rounded quotient x / y instead, which differs when
 // that rounding crosses an integer.
 template <typename T>
@@ -41,8 +65,8 @@ T div_trunc(const T& x, const T& y) {
   if constexpr (is_int64_v<T>) {
     return y == -1 ? wrapping_neg(x) : x / y;
   } else {
-    if (y == T(0) || math::isinf(x) || math::isinf(y) || math::isnan(x) || math::isnan(y)) return trunc(x / y);
-    const T quotient = math::round_half_even((x - fmod(x, y)) / y);
+    if (y == T(0) || math::isinf(x) || math::isinf(y) || math::isnan(x) || math::isnan(y)) return elementwise_math::trunc(x / y);
+    const T quotient = math::round_half_even((x - elementwise_math::fmod(x, y)) / y);
     if (quotient == T(0)) return (x < T(0)) != (y < T(0)) ? negative_zero<T>() : T(0);
     return quotient;
   }
@@ -58,7 +82,7 @@ T div_floor(const T& x, const T& y) {
     return (x % y != 0 && ((x < 0) != (y < 0))) ? quotient - 1 : quotient;
   } else {
     if (y == T(0)) return x / y;
-    const T mod = fmod(x, y);
+    const T mod = elementwise_math::fmod(x, y);
     T quotient = (x - mod) / y;
     if (mod != T(0) && (y < T(0)) != (mod < T(0))) quotient -= T(1);
     if (quotient == T(0)) return (x < T(0)) != (y < T(0)) ? negative_zero<T>() : T(0);
@@ -77,7 +101,7 @@ T remainder(const T& x, const T& y) {
     const T r = x % y;
     return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
   } else {
-    const T r = fmod(x, y);
+    const T r = elementwise_math::fmod(x, y);
     return (r != T(0) && ((r < T(0)) != (y < T(0)))) ? r + y : r;
   }
 }
@@ -96,7 +120,7 @@ inline std::int64_t int_pow(std::int64_t base, std::int64_t exponent) {
 template <typename T>
 T pow(const T& x, const T& y) {
   if constexpr (is_int64_v<T>) return int_pow(x, y);
-  else return math::pow(x, y);
+  else return float_pow(x, y);
 }
 
 // maximum/minimum propagate NaN from either side.

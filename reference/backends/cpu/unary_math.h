@@ -150,25 +150,42 @@ T sigmoid(const T& x) {
 
 // x * Phi(x) = x/2 * erfc(-x/sqrt 2). PyTorch writes x/2 * (1 + erf(x/sqrt 2)), which is the same
 // function but cancels for negative x (1 + erf is 0.05 at x = -2); erfc keeps the relative
-// accuracy. The limit at -inf is (-)0, where the product form would give -inf * 0 = NaN.
+// accuracy. In the negative tail gelu's condition number is about 1 + x^2, so the rounding of
+// the argument -x/sqrt 2 alone would cost x^2/2 ulps; that rounding (of the product, and of the
+// constant 1/sqrt 2 itself) is carried as dz and applied to first order:
+// erfc(z + dz) = erfc(z) - dz * 2/sqrt(pi) * e^(-z^2). The oracle's argument needs no correction.
+// The limit at -inf is (-)0, where the product form would give -inf * 0 = NaN.
 template <typename T>
 T gelu(const T& x) {
-  if (math::isinf(x) && x < T(0)) return negative_zero<T>();
-  return x / T(2) * erfc(-x / math::sqrt(T(2)));
+  if (math::isnan(x)) return x;
+  if (math::isinf(x)) return x > T(0) ? x : negative_zero<T>();
+  if constexpr (is_oracle_v<T>) {
+    return x / T(2) * elementwise_math::erfc(-x / math::sqrt(T(2)));
+  } else {
+    static const T sqrt_half = static_cast<T>(math::sqrt(oracle_t(0.5)));
+    static const T sqrt_half_tail = static_cast<T>(math::sqrt(oracle_t(0.5)) - oracle_t(sqrt_half));
+    static const T two_over_sqrt_pi = static_cast<T>(2 / math::sqrt(math::pi<oracle_t>()));
+    const T z = -x * sqrt_half;
+    const T dz = std::fma(-x, sqrt_half, -z) - x * sqrt_half_tail;
+    const T erfc_z = elementwise_math::erfc(z) - dz * two_over_sqrt_pi * math::exp(-z * z);
+    return x / T(2) * erfc_z;
+  }
 }
 
 // The tanh approximation x/2 * (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), evaluated as
 // x * sigmoid(2u) (the same function: 1 + tanh(u) = 2 sigmoid(2u)) so that it does not cancel for
-// negative x.
+// negative x. The constants are rounded once from the oracle (0.044715 is the definition's
+// decimal, exact only in the oracle). In the negative tail the condition number of sigmoid(2u)
+// with respect to u is |2u| (about 11 at x = -4), and it multiplies the few roundings of u; that,
+// not the evaluation, is what the stated tolerance of this op covers.
 template <typename T>
 T gelu_tanh(const T& x) {
   if (math::isinf(x) && x < T(0)) return negative_zero<T>();
-  // The decimal constant of the definition: exact in the oracle, rounded to T otherwise.
-  T cubic_coefficient;
-  if constexpr (is_oracle_v<T>) cubic_coefficient = T("0.044715");
-  else cubic_coefficient = T(0.044715);
-  const T u = math::sqrt(T(2) / math::pi<T>()) * (x + cubic_coefficient * x * x * x);
-  return x * sigmoid(T(2) * u);
+  static const oracle_t exact_scale = math::sqrt(2 / math::pi<oracle_t>());
+  static const T scale = static_cast<T>(exact_scale);
+  static const T cubic_scale = static_cast<T>(exact_scale * oracle_t("0.044715"));
+  const T u = scale * x + cubic_scale * (x * x * x);
+  return x * elementwise_math::sigmoid(T(2) * u);
 }
 
 // PyTorch's definition: x where beta * x exceeds the threshold (log1p(exp(y)) = y to working
@@ -177,7 +194,7 @@ template <typename T>
 T softplus(const T& x, const T& beta, const T& threshold) {
   const T scaled = x * beta;
   if (scaled > threshold) return x;
-  return log1p(math::exp(scaled)) / beta;
+  return elementwise_math::log1p(math::exp(scaled)) / beta;
 }
 
 }  // namespace funcspec::cpu::elementwise_math
