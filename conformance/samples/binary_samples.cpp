@@ -58,18 +58,22 @@ std::vector<OpSample> binary_samples(DType floating, SampleRng& rng, const Binar
   const auto [special_a, special_b] = special_pairs(floating);
   const Tensor same = rng.tensor({6}, floating, d.lo, d.hi);
   std::vector<OpSample> samples = {
-      {{rng.tensor({2, 3}, floating, d.lo, d.hi), rng.tensor({3}, floating, d.other_lo, d.other_hi)}, attrs,
+      {{rng.tensor({2, 3}, floating, d.lo, d.hi), rng.tensor({3}, floating, d.other_lo, d.other_hi)},
+       attrs,
        "broadcast [2,3] with [3]"},
-      {{rng.tensor({4, 1}, floating, d.lo, d.hi), rng.tensor({1, 5}, floating, d.other_lo, d.other_hi)}, attrs,
+      {{rng.tensor({4, 1}, floating, d.lo, d.hi), rng.tensor({1, 5}, floating, d.other_lo, d.other_hi)},
+       attrs,
        "broadcast [4,1] with [1,5]"},
-      {{rng.tensor({64}, floating, d.lo, d.hi), rng.tensor({64}, floating, d.other_lo, d.other_hi)}, attrs,
-       "64 pairs"},
+      {{rng.tensor({64}, floating, d.lo, d.hi), rng.tensor({64}, floating, d.other_lo, d.other_hi)}, attrs, "64 pairs"},
       {{non_contiguous(rng, {3, 4}, floating, d.lo, d.hi), rng.tensor({3, 4}, floating, d.other_lo, d.other_hi)},
-       attrs, "transposed self"},
-      {{rng.tensor({5}, floating, d.lo, d.hi), non_contiguous(rng, {5}, floating, d.other_lo, d.other_hi)}, attrs,
+       attrs,
+       "transposed self"},
+      {{rng.tensor({5}, floating, d.lo, d.hi), non_contiguous(rng, {5}, floating, d.other_lo, d.other_hi)},
+       attrs,
        "stride-2 other"},
       {{rng.tensor({}, floating, d.lo, d.hi), rng.tensor({}, floating, d.other_lo, d.other_hi)}, attrs, "rank 0"},
-      {{rng.tensor({0, 3}, floating, d.lo, d.hi), rng.tensor({3}, floating, d.other_lo, d.other_hi)}, attrs,
+      {{rng.tensor({0, 3}, floating, d.lo, d.hi), rng.tensor({3}, floating, d.other_lo, d.other_hi)},
+       attrs,
        "size-0 dim"},
       {{rng.tensor({2, 3}, floating, d.lo, d.hi), rng.tensor({3}, DType::Int64, 1, 4)}, attrs, "float with int64"},
       {{same, same}, attrs, "ties (self is other)"},
@@ -78,9 +82,11 @@ std::vector<OpSample> binary_samples(DType floating, SampleRng& rng, const Binar
       {{rng.tensor({5}, DType::Bool), rng.tensor({5}, DType::Bool)}, attrs, "bool"},
       {{rng.tensor({5}, DType::Bool), from_values({1, 3, 2, 1, 2}, {5}, DType::Int64)}, attrs, "bool with int64"},
   };
-  if (d.literal_other) samples.push_back({{rng.tensor({4}, floating, d.lo, d.hi), lit(1.5)}, attrs, "float literal other"});
+  if (d.literal_other)
+    samples.push_back({{rng.tensor({4}, floating, d.lo, d.hi), lit(1.5)}, attrs, "float literal other"});
   if (d.negative_int_other) {
-    samples.push_back({{rng.tensor({2, 3}, DType::Int64, -9, 9), from_values({-3, -1, 2}, {3}, DType::Int64)}, attrs,
+    samples.push_back({{rng.tensor({2, 3}, DType::Int64, -9, 9), from_values({-3, -1, 2}, {3}, DType::Int64)},
+                       attrs,
                        "int64, negative other"});
   }
   return samples;
@@ -105,17 +111,21 @@ void add_binary(OpSampleRegistry& registry, const std::string& op, BinaryDomain 
 std::vector<OpSample> where_samples(DType floating, SampleRng& rng) {
   return {
       {{rng.tensor({2, 3}, DType::Bool), rng.tensor({2, 3}, floating), rng.tensor({2, 3}, floating)}, {}, "2x3"},
-      {{rng.tensor({3, 1}, DType::Bool), rng.tensor({4}, floating), rng.tensor({1, 4}, floating)}, {},
+      {{rng.tensor({3, 1}, DType::Bool), rng.tensor({4}, floating), rng.tensor({1, 4}, floating)},
+       {},
        "all three broadcast"},
       {{non_contiguous(rng, {3, 4}, DType::Bool, 0, 1), non_contiguous(rng, {3, 4}, floating, -2, 2),
         rng.tensor({3, 4}, floating)},
-       {}, "transposed condition and self"},
+       {},
+       "transposed condition and self"},
       {{rng.tensor({}, DType::Bool), rng.tensor({}, floating), rng.tensor({}, floating)}, {}, "rank 0"},
       {{rng.tensor({0, 2}, DType::Bool), rng.tensor({2}, floating), rng.tensor({0, 2}, floating)}, {}, "size-0 dim"},
       {{rng.tensor({4}, DType::Bool), rng.tensor({4}, floating), lit(2.5)}, {}, "float literal other"},
-      {{rng.tensor({4}, DType::Bool), rng.tensor({4}, DType::Int64, -5, 5), rng.tensor({4}, floating)}, {},
+      {{rng.tensor({4}, DType::Bool), rng.tensor({4}, DType::Int64, -5, 5), rng.tensor({4}, floating)},
+       {},
        "int64 with float"},
-      {{rng.tensor({4}, floating), rng.tensor({4}, floating), rng.tensor({4}, floating)}, {},
+      {{rng.tensor({4}, floating), rng.tensor({4}, floating), rng.tensor({4}, floating)},
+       {},
        "float condition (rejected)"},
   };
 }
@@ -123,7 +133,8 @@ std::vector<OpSample> where_samples(DType floating, SampleRng& rng) {
 std::vector<OpSample> clamp_samples(DType floating, SampleRng& rng) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   return {
-      {{rng.tensor({2, 3}, floating), rng.tensor({3}, floating, -2, -0.5), rng.tensor({2, 1}, floating, 0.5, 2)}, {},
+      {{rng.tensor({2, 3}, floating), rng.tensor({3}, floating, -2, -0.5), rng.tensor({2, 1}, floating, 0.5, 2)},
+       {},
        "both bounds, broadcast"},
       {{rng.tensor({5}, floating), rng.tensor({5}, floating)}, {}, "min only"},
       {{rng.tensor({5}, floating), Tensor(), rng.tensor({5}, floating)}, {}, "max only"},
@@ -131,12 +142,17 @@ std::vector<OpSample> clamp_samples(DType floating, SampleRng& rng) {
       {{non_contiguous(rng, {3, 4}, floating, -2, 2), lit(-0.5), lit(0.5)}, {}, "transposed self, literal bounds"},
       {{rng.tensor({}, floating), rng.tensor({}, floating, -2, 0), rng.tensor({}, floating, 0, 2)}, {}, "rank 0"},
       {{rng.tensor({0, 3}, floating), lit(-1.0), lit(1.0)}, {}, "size-0 dim"},
-      {{from_values({nan, inf, -inf, 0.5, -3.0}, {5}, floating), lit(-1.0), lit(1.0)}, {}, "NaN and infinities in self"},
+      {{from_values({nan, inf, -inf, 0.5, -3.0}, {5}, floating), lit(-1.0), lit(1.0)},
+       {},
+       "NaN and infinities in self"},
       {{from_values({0.5, 0.5, 0.5}, {3}, floating), from_values({nan, 0.0, -1.0}, {3}, floating),
         from_values({1.0, nan, 0.25}, {3}, floating)},
-       {}, "NaN bounds"},
+       {},
+       "NaN bounds"},
       {{rng.tensor({4}, DType::Int64, -9, 9), lit(std::int64_t{-2}), lit(std::int64_t{3})}, {}, "int64"},
-      {{rng.tensor({4}, DType::Int64, -9, 9), rng.tensor({4}, floating, -2, 2), Tensor()}, {}, "int64 with a float min"},
+      {{rng.tensor({4}, DType::Int64, -9, 9), rng.tensor({4}, floating, -2, 2), Tensor()},
+       {},
+       "int64 with a float min"},
       {{rng.tensor({4}, floating)}, {}, "no bounds (rejected)"},
       {{rng.tensor({4}, DType::Bool), lit(false), lit(true)}, {}, "bool (rejected)"},
   };

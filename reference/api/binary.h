@@ -44,11 +44,11 @@ inline Tensor div_out(const Tensor& self, const Tensor& other, const Tensor& out
   return call_one("div.out", {self, other, out}, div_attrs(rounding_mode));
 }
 
-#define FUNCSPEC_BINARY_WRAPPERS(name)                                                                             \
-  inline Tensor name(const Tensor& self, const Tensor& other) { return call_one(#name, {self, other}); }           \
-  inline Tensor name##_(const Tensor& self, const Tensor& other) { return call_one(#name "_", {self, other}); }    \
-  inline Tensor name##_out(const Tensor& self, const Tensor& other, const Tensor& out) {                           \
-    return call_one(#name ".out", {self, other, out});                                                             \
+#define FUNCSPEC_BINARY_WRAPPERS(name)                                                                          \
+  inline Tensor name(const Tensor& self, const Tensor& other) { return call_one(#name, {self, other}); }        \
+  inline Tensor name##_(const Tensor& self, const Tensor& other) { return call_one(#name "_", {self, other}); } \
+  inline Tensor name##_out(const Tensor& self, const Tensor& other, const Tensor& out) {                        \
+    return call_one(#name ".out", {self, other, out});                                                          \
   }
 
 FUNCSPEC_BINARY_WRAPPERS(mul)
@@ -75,7 +75,9 @@ inline Tensor where_out(const Tensor& condition, const Tensor& self, const Tenso
 }
 
 // An undefined Tensor() stands for an absent bound.
-inline Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max) { return call_one("clamp", {self, min, max}); }
+inline Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max) {
+  return call_one("clamp", {self, min, max});
+}
 inline Tensor clamp_(const Tensor& self, const Tensor& min, const Tensor& max) {
   return call_one("clamp_", {self, min, max});
 }

@@ -6,9 +6,9 @@
 
 namespace funcspec::ops {
 
-#define FUNCSPEC_UNARY_WRAPPERS(name)                                                                       \
-  inline Tensor name(const Tensor& self) { return call_one(#name, {self}); }                                \
-  inline Tensor name##_(const Tensor& self) { return call_one(#name "_", {self}); }                         \
+#define FUNCSPEC_UNARY_WRAPPERS(name)                                               \
+  inline Tensor name(const Tensor& self) { return call_one(#name, {self}); }        \
+  inline Tensor name##_(const Tensor& self) { return call_one(#name "_", {self}); } \
   inline Tensor name##_out(const Tensor& self, const Tensor& out) { return call_one(#name ".out", {self, out}); }
 
 FUNCSPEC_UNARY_WRAPPERS(neg)

@@ -70,9 +70,9 @@ void register_sub(OpRegistry& registry) {
 }
 
 void register_div(OpRegistry& registry) {
-  OpDef& op = registry.add("div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", OpKind::Primitive,
-                           "binary",
-                           "self / other: true division (integers give float32), or rounded by 'trunc' or 'floor'");
+  OpDef& op =
+      registry.add("div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", OpKind::Primitive, "binary",
+                   "self / other: true division (integers give float32), or rounded by 'trunc' or 'floor'");
   op.canonicalize = [](const TensorList& in, const Attrs& attrs) {
     const DType promoted = result_type(in);
     return cast_and_broadcast(in, attrs.is_none("rounding_mode") ? to_floating(promoted) : promoted, "div");
@@ -87,7 +87,9 @@ void register_div(OpRegistry& registry) {
   };
   op.cpu_kernel = [](const KernelArgs& a) {
     const std::optional<std::string> mode = a.attrs.get_optional_string("rounding_mode");
-    const cpu::BinaryFn fn = !mode ? cpu::BinaryFn::Div : *mode == "trunc" ? cpu::BinaryFn::DivTrunc : cpu::BinaryFn::DivFloor;
+    const cpu::BinaryFn fn = !mode              ? cpu::BinaryFn::Div
+                             : *mode == "trunc" ? cpu::BinaryFn::DivTrunc
+                                                : cpu::BinaryFn::DivFloor;
     cpu::binary_kernel("div", fn, a.inputs[0], a.inputs[1], a.outputs[0]);
   };
   derive_variants(op);
@@ -121,14 +123,17 @@ void register_bool_valued(OpRegistry& registry, const char* schema, cpu::Compare
   op.canonicalize = [logical, name = op.name()](const TensorList& in, const Attrs&) {
     return cast_and_broadcast(in, logical ? DType::Bool : result_type(in), name);
   };
-  op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> { return {{in[0].shape(), DType::Bool}}; };
+  op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
+    return {{in[0].shape(), DType::Bool}};
+  };
   op.cpu_kernel = [fn](const KernelArgs& a) { cpu::compare_kernel(fn, a.inputs[0], a.inputs[1], a.outputs[0]); };
   derive_variants(op);
 }
 
 void register_where(OpRegistry& registry) {
-  OpDef& op = registry.add("where(Tensor condition, Tensor self, Tensor other) -> Tensor", OpKind::Primitive, "binary",
-                           "self where condition (bool) holds, else other; self and other promote, all three broadcast");
+  OpDef& op =
+      registry.add("where(Tensor condition, Tensor self, Tensor other) -> Tensor", OpKind::Primitive, "binary",
+                   "self where condition (bool) holds, else other; self and other promote, all three broadcast");
   // The condition is not a value: it takes no part in promotion and keeps its dtype (infer requires bool).
   op.canonicalize = [](const TensorList& in, const Attrs&) -> TensorList {
     const DType dtype = result_type(TensorList{in[1], in[2]});
@@ -139,15 +144,14 @@ void register_where(OpRegistry& registry) {
     check_dtype("where", "condition", in[0].dtype(), DTypeSet::BoolOnly);
     return {{in[1].shape(), in[1].dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::where_kernel(a.inputs[0], a.inputs[1], a.inputs[2], a.outputs[0]);
-  };
+  op.cpu_kernel = [](const KernelArgs& a) { cpu::where_kernel(a.inputs[0], a.inputs[1], a.inputs[2], a.outputs[0]); };
   op.derive_out = true;
 }
 
 void register_clamp(OpRegistry& registry) {
-  OpDef& op = registry.add("clamp(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", OpKind::Primitive,
-                           "binary", "min(max(self, min), max) with absent bounds ignored; NaN in any operand gives NaN");
+  OpDef& op =
+      registry.add("clamp(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", OpKind::Primitive, "binary",
+                   "min(max(self, min), max) with absent bounds ignored; NaN in any operand gives NaN");
   op.canonicalize = [](const TensorList& in, const Attrs&) -> TensorList {
     FUNCSPEC_CHECK(in[1].defined() || in[2].defined(), ErrorKind::InvalidArgument,
                    "[clamp] at least one of min and max must be given");
@@ -157,9 +161,7 @@ void register_clamp(OpRegistry& registry) {
     check_dtype("clamp", "self", in[0].dtype(), DTypeSet::NoBool);
     return same_as_first(in);
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::clamp_kernel(a.inputs[0], a.inputs[1], a.inputs[2], a.outputs[0]);
-  };
+  op.cpu_kernel = [](const KernelArgs& a) { cpu::clamp_kernel(a.inputs[0], a.inputs[1], a.inputs[2], a.outputs[0]); };
   derive_variants(op);
 }
 

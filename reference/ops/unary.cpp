@@ -104,8 +104,8 @@ void register_unary_ops(OpRegistry& registry) {
       {"erf(Tensor self) -> Tensor", UnaryFn::Erf, DtypeRule::IntToFloat, "the error function"},
       {"gelu(Tensor self, *, str approximate='none') -> Tensor", UnaryFn::Gelu, DtypeRule::FloatingOnly,
        "self * Phi(self) (Phi the standard normal cdf), or its tanh approximation"},
-      {"softplus(Tensor self, float beta=1, float threshold=20) -> Tensor", UnaryFn::Softplus,
-       DtypeRule::FloatingOnly, "log(1 + e^(beta self)) / beta, or self where beta * self > threshold"},
+      {"softplus(Tensor self, float beta=1, float threshold=20) -> Tensor", UnaryFn::Softplus, DtypeRule::FloatingOnly,
+       "log(1 + e^(beta self)) / beta, or self where beta * self > threshold"},
       {"logical_not(Tensor self) -> Tensor", UnaryFn::LogicalNot, DtypeRule::BoolResult, "self == 0, as bool"},
   };
   for (const UnaryOpSpec& spec : specs) register_unary(registry, spec);

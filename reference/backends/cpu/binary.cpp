@@ -116,7 +116,8 @@ void where_kernel(const Tensor& condition, const Tensor& a, const Tensor& b, con
 void clamp_kernel(const Tensor& self, const Tensor& low, const Tensor& high, const Tensor& out) {
   visit_dtype(out.dtype(), [&]<typename T>() {
     if (low.defined() && high.defined()) {
-      map3<T, T, T>(self, low, high, out, [](const T& x, const T& lo, const T& hi) { return clamp_value(x, &lo, &hi); });
+      map3<T, T, T>(self, low, high, out,
+                    [](const T& x, const T& lo, const T& hi) { return clamp_value(x, &lo, &hi); });
     } else if (low.defined()) {
       map2<T, T>(self, low, out, [](const T& x, const T& lo) { return clamp_value<T>(x, &lo, nullptr); });
     } else {

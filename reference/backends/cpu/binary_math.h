@@ -36,24 +36,34 @@ T float_pow(const T& x, const T& y) {
 // correctly rounded; the oracle's working precision makes its two roundings negligible.
 template <typename T>
 T add(const T& x, const T& y, const T& alpha) {
-  if constexpr (is_bool_v<T>) return x || (alpha && y);
-  else if constexpr (is_int64_v<T>) return wrapping_add(x, wrapping_mul(alpha, y));
-  else if constexpr (is_oracle_v<T>) return x + alpha * y;
-  else return std::fma(alpha, y, x);
+  if constexpr (is_bool_v<T>)
+    return x || (alpha && y);
+  else if constexpr (is_int64_v<T>)
+    return wrapping_add(x, wrapping_mul(alpha, y));
+  else if constexpr (is_oracle_v<T>)
+    return x + alpha * y;
+  else
+    return std::fma(alpha, y, x);
 }
 
 template <typename T>
 T sub(const T& x, const T& y, const T& alpha) {
-  if constexpr (is_int64_v<T>) return wrapping_sub(x, wrapping_mul(alpha, y));
-  else if constexpr (is_oracle_v<T>) return x - alpha * y;
-  else return std::fma(-alpha, y, x);
+  if constexpr (is_int64_v<T>)
+    return wrapping_sub(x, wrapping_mul(alpha, y));
+  else if constexpr (is_oracle_v<T>)
+    return x - alpha * y;
+  else
+    return std::fma(-alpha, y, x);
 }
 
 template <typename T>
 T mul(const T& x, const T& y) {
-  if constexpr (is_bool_v<T>) return x && y;
-  else if constexpr (is_int64_v<T>) return wrapping_mul(x, y);
-  else return x * y;
+  if constexpr (is_bool_v<T>)
+    return x && y;
+  else if constexpr (is_int64_v<T>)
+    return wrapping_mul(x, y);
+  else
+    return x * y;
 }
 
 // Division rounded toward zero. Integers: C++ division, INT64_MIN / -1 wrapping to INT64_MIN.
@@ -65,7 +75,8 @@ T div_trunc(const T& x, const T& y) {
   if constexpr (is_int64_v<T>) {
     return y == -1 ? wrapping_neg(x) : x / y;
   } else {
-    if (y == T(0) || math::isinf(x) || math::isinf(y) || math::isnan(x) || math::isnan(y)) return elementwise_math::trunc(x / y);
+    if (y == T(0) || math::isinf(x) || math::isinf(y) || math::isnan(x) || math::isnan(y))
+      return elementwise_math::trunc(x / y);
     const T quotient = math::round_half_even((x - elementwise_math::fmod(x, y)) / y);
     if (quotient == T(0)) return (x < T(0)) != (y < T(0)) ? negative_zero<T>() : T(0);
     return quotient;
@@ -119,8 +130,10 @@ inline std::int64_t int_pow(std::int64_t base, std::int64_t exponent) {
 
 template <typename T>
 T pow(const T& x, const T& y) {
-  if constexpr (is_int64_v<T>) return int_pow(x, y);
-  else return float_pow(x, y);
+  if constexpr (is_int64_v<T>)
+    return int_pow(x, y);
+  else
+    return float_pow(x, y);
 }
 
 // maximum/minimum propagate NaN from either side.

@@ -6,9 +6,31 @@ namespace funcspec::cpu {
 
 enum class UnaryFn {
   // Keep the input's dtype (bool only where the op layer allows it).
-  Neg, Abs, Sign, Square, Relu, Floor, Ceil, Round,
+  Neg,
+  Abs,
+  Sign,
+  Square,
+  Relu,
+  Floor,
+  Ceil,
+  Round,
   // Floating only: the op layer has converted integer inputs or rejected them.
-  Exp, Expm1, Log, Log1p, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tan, Tanh, Sigmoid, Erf, Gelu, GeluTanh, Softplus,
+  Exp,
+  Expm1,
+  Log,
+  Log1p,
+  Sqrt,
+  Rsqrt,
+  Reciprocal,
+  Sin,
+  Cos,
+  Tan,
+  Tanh,
+  Sigmoid,
+  Erf,
+  Gelu,
+  GeluTanh,
+  Softplus,
   // Any input dtype, bool result.
   LogicalNot,
 };

@@ -39,14 +39,18 @@ T negative_zero() {
 
 template <typename T>
 T trunc(const T& x) {
-  if constexpr (is_oracle_v<T>) return boost::multiprecision::trunc(x);
-  else return std::trunc(x);
+  if constexpr (is_oracle_v<T>)
+    return boost::multiprecision::trunc(x);
+  else
+    return std::trunc(x);
 }
 
 template <typename T>
 T erfc(const T& x) {
-  if constexpr (is_oracle_v<T>) return boost::math::erfc(x);
-  else return std::erfc(x);
+  if constexpr (is_oracle_v<T>)
+    return boost::math::erfc(x);
+  else
+    return std::erfc(x);
 }
 
 // --- the ops that keep their dtype (bool never reaches neg, abs, relu, floor, ceil, round: the op
@@ -54,56 +58,76 @@ T erfc(const T& x) {
 
 template <typename T>
 T neg(const T& x) {
-  if constexpr (is_bool_v<T>) return x;
-  else if constexpr (is_int64_v<T>) return wrapping_neg(x);
-  else return -x;
+  if constexpr (is_bool_v<T>)
+    return x;
+  else if constexpr (is_int64_v<T>)
+    return wrapping_neg(x);
+  else
+    return -x;
 }
 
 template <typename T>
 T abs(const T& x) {
-  if constexpr (is_bool_v<T>) return x;
-  else if constexpr (is_int64_v<T>) return x < 0 ? wrapping_neg(x) : x;
-  else return math::abs(x);
+  if constexpr (is_bool_v<T>)
+    return x;
+  else if constexpr (is_int64_v<T>)
+    return x < 0 ? wrapping_neg(x) : x;
+  else
+    return math::abs(x);
 }
 
 // PyTorch's (0 < x) - (x < 0): NaN and both zeros give +0.
 template <typename T>
 T sign(const T& x) {
-  if constexpr (is_bool_v<T>) return x;
-  else return static_cast<T>(static_cast<int>(T(0) < x) - static_cast<int>(x < T(0)));
+  if constexpr (is_bool_v<T>)
+    return x;
+  else
+    return static_cast<T>(static_cast<int>(T(0) < x) - static_cast<int>(x < T(0)));
 }
 
 template <typename T>
 T square(const T& x) {
-  if constexpr (is_bool_v<T>) return x;
-  else if constexpr (is_int64_v<T>) return wrapping_mul(x, x);
-  else return x * x;
+  if constexpr (is_bool_v<T>)
+    return x;
+  else if constexpr (is_int64_v<T>)
+    return wrapping_mul(x, x);
+  else
+    return x * x;
 }
 
 template <typename T>
 T relu(const T& x) {
-  if constexpr (is_bool_v<T>) return x;
-  else if (x > T(0) || math::isnan(x)) return x;
-  else return T(0);
+  if constexpr (is_bool_v<T>)
+    return x;
+  else if (x > T(0) || math::isnan(x))
+    return x;
+  else
+    return T(0);
 }
 
 // floor, ceil and round are the identity on integers.
 template <typename T>
 T floor(const T& x) {
-  if constexpr (is_floating_v<T>) return math::floor(x);
-  else return x;
+  if constexpr (is_floating_v<T>)
+    return math::floor(x);
+  else
+    return x;
 }
 
 template <typename T>
 T ceil(const T& x) {
-  if constexpr (is_floating_v<T>) return math::ceil(x);
-  else return x;
+  if constexpr (is_floating_v<T>)
+    return math::ceil(x);
+  else
+    return x;
 }
 
 template <typename T>
 T round(const T& x) {
-  if constexpr (is_floating_v<T>) return math::round_half_even(x);
-  else return x;
+  if constexpr (is_floating_v<T>)
+    return math::round_half_even(x);
+  else
+    return x;
 }
 
 // --- floating-only functions.

@@ -100,7 +100,8 @@ TEST(BinarySub, RejectsFloatAlphaForIntegerResults) {
 
 TEST(BinarySub, Int64WrapsOnOverflow) {
   const Tensor a = from_vector<std::int64_t>({kInt64Min}, {1}, DType::Int64);
-  EXPECT_EQ(ops::sub(a, i64({1})).to_vector<std::int64_t>(), (std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max()}));
+  EXPECT_EQ(ops::sub(a, i64({1})).to_vector<std::int64_t>(),
+            (std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max()}));
 }
 
 TEST(BinarySub, InfinitiesGiveNaN) { expect_same(values(ops::sub(f64({kInf, kInf}), f64({kInf, 1.0}))), {kNaN, kInf}); }
@@ -149,8 +150,10 @@ TEST(BinaryDiv, FloorRoundsTowardMinusInfinity) {
 }
 
 TEST(BinaryDiv, FloatRoundingModes) {
-  expect_same(values(ops::div(f64({7.5, -7.5, 0.5, -0.5}), f64({2.0, 2.0, 2.0, 2.0}), "trunc")), {3.0, -3.0, 0.0, -0.0});
-  expect_same(values(ops::div(f64({7.5, -7.5, 0.5, -0.5}), f64({2.0, 2.0, 2.0, 2.0}), "floor")), {3.0, -4.0, 0.0, -1.0});
+  expect_same(values(ops::div(f64({7.5, -7.5, 0.5, -0.5}), f64({2.0, 2.0, 2.0, 2.0}), "trunc")),
+              {3.0, -3.0, 0.0, -0.0});
+  expect_same(values(ops::div(f64({7.5, -7.5, 0.5, -0.5}), f64({2.0, 2.0, 2.0, 2.0}), "floor")),
+              {3.0, -4.0, 0.0, -1.0});
 }
 
 TEST(BinaryDiv, TruncUsesTheExactQuotient) {
@@ -199,13 +202,15 @@ TEST(BinaryDiv, InPlaceTrueDivisionCannotWriteIntoInt64) {
 // --- remainder
 
 TEST(BinaryRemainder, TakesTheSignOfTheDivisor) {
-  EXPECT_EQ(values(ops::remainder(i64({7, -7, 7, -7, 6}), i64({3, 3, -3, -3, 3}))), (std::vector<double>{1, 2, -2, -1, 0}));
+  EXPECT_EQ(values(ops::remainder(i64({7, -7, 7, -7, 6}), i64({3, 3, -3, -3, 3}))),
+            (std::vector<double>{1, 2, -2, -1, 0}));
   expect_same(values(ops::remainder(f64({5.5, -5.5, 5.5, -5.5}), f64({2.0, 2.0, -2.0, -2.0}))), {1.5, 0.5, -0.5, -1.5});
 }
 
 TEST(BinaryRemainder, FloatSpecialValues) {
   // x % 0 and inf % y are NaN; Python: -1.0 % inf == inf and 1.0 % inf == 1.0.
-  expect_same(values(ops::remainder(f64({1.0, kInf, -1.0, 1.0}), f64({0.0, 2.0, kInf, kInf}))), {kNaN, kNaN, kInf, 1.0});
+  expect_same(values(ops::remainder(f64({1.0, kInf, -1.0, 1.0}), f64({0.0, 2.0, kInf, kInf}))),
+              {kNaN, kNaN, kInf, 1.0});
 }
 
 TEST(BinaryRemainder, IntegerRemainderByZeroIsAnError) {
@@ -268,8 +273,9 @@ TEST(BinaryMaximum, BoolIsLogicalOrAndMixedPromotes) {
 // --- atan2
 
 TEST(BinaryAtan2, QuadrantsAndSignedZeros) {
-  expect_same(values(ops::atan2(f64({1.0, 1.0, -1.0, 0.0, -0.0, 0.0, 1.0}), f64({1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 0.0}))),
-              {M_PI / 4, 3 * M_PI / 4, -3 * M_PI / 4, M_PI, -M_PI, 0.0, M_PI / 2}, 1e-15);
+  expect_same(
+      values(ops::atan2(f64({1.0, 1.0, -1.0, 0.0, -0.0, 0.0, 1.0}), f64({1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 0.0}))),
+      {M_PI / 4, 3 * M_PI / 4, -3 * M_PI / 4, M_PI, -M_PI, 0.0, M_PI / 2}, 1e-15);
 }
 
 TEST(BinaryAtan2, NaNAnywhereGivesNaNAlsoInTheOracle) {
@@ -378,7 +384,8 @@ TEST(BinaryClamp, MinAboveMaxGivesMax) {
 }
 
 TEST(BinaryClamp, NaNInSelfOrABoundPropagates) {
-  expect_same(values(ops::clamp(f64({kNaN, 0.5, 0.5}), f64({0.0, kNaN, 0.0}), f64({1.0, 1.0, kNaN}))), {kNaN, kNaN, kNaN});
+  expect_same(values(ops::clamp(f64({kNaN, 0.5, 0.5}), f64({0.0, kNaN, 0.0}), f64({1.0, 1.0, kNaN}))),
+              {kNaN, kNaN, kNaN});
 }
 
 TEST(BinaryClamp, TensorBoundsBroadcastAndPromote) {

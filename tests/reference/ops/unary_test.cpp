@@ -125,7 +125,8 @@ TEST(UnaryCeil, RoundsUpAndKeepsNegativeZero) {
 }
 
 TEST(UnaryRound, TiesGoToEven) {
-  expect_same(values(ops::round(f64({0.5, 1.5, 2.5, -0.5, -1.5, 2.4999, -2.6}))), {0.0, 2.0, 2.0, -0.0, -2.0, 2.0, -3.0});
+  expect_same(values(ops::round(f64({0.5, 1.5, 2.5, -0.5, -1.5, 2.4999, -2.6}))),
+              {0.0, 2.0, 2.0, -0.0, -2.0, 2.0, -3.0});
 }
 
 TEST(UnaryRound, TiesGoToEvenInFloat32) {
