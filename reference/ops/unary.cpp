@@ -1,8 +1,114 @@
+// Unary elementwise ops. Each is a primitive whose op layer settles the dtype (PyTorch's rules, see
+// DtypeRule) so that the kernel computes in the result's dtype; every op derives `name_` and
+// `name.out` (NOTE: [derived variants]).
+#include <fmt/format.h>
+
+#include "reference/backends/cpu/unary.h"
+#include "reference/ops/dispatch.h"
+#include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
 #include "reference/ops/registry.h"
 
 namespace funcspec {
+namespace {
 
-void register_unary_ops(OpRegistry& registry) { (void)registry; }
+enum class DtypeRule {
+  IntToFloat,    // int64 and bool inputs compute in float32 (PyTorch's "int to float" ops)
+  NoBool,        // int64 and floating dtypes are kept; bool is rejected
+  Any,           // every dtype is kept (the sign of a bool is itself)
+  BoolToInt64,   // bool computes in int64, others are kept (square is pow(self, 2) in PyTorch)
+  FloatingOnly,  // integer and bool inputs are rejected
+  BoolResult,    // any input dtype, bool result
+};
+
+struct UnaryOpSpec {
+  const char* schema;
+  cpu::UnaryFn fn;
+  DtypeRule rule;
+  const char* summary;
+};
+
+// The dtype the kernel computes in, given the input's.
+DType compute_dtype(DtypeRule rule, DType input) {
+  switch (rule) {
+    case DtypeRule::IntToFloat: return to_floating(input);
+    case DtypeRule::BoolToInt64: return input == DType::Bool ? DType::Int64 : input;
+    default: return input;
+  }
+}
+
+cpu::UnaryFn gelu_fn(const Attrs& attrs) {
+  return attrs.get_string("approximate") == "tanh" ? cpu::UnaryFn::GeluTanh : cpu::UnaryFn::Gelu;
+}
+
+void check_attributes(const std::string& op, const Attrs& attrs) {
+  if (op == "gelu") {
+    const std::string& approximate = attrs.get_string("approximate");
+    FUNCSPEC_CHECK(approximate == "none" || approximate == "tanh", ErrorKind::InvalidArgument,
+                   "[gelu] approximate must be 'none' or 'tanh' but got '{}'", approximate);
+  }
+}
+
+void register_unary(OpRegistry& registry, const UnaryOpSpec& spec) {
+  OpDef& op = registry.add(spec.schema, OpKind::Primitive, "unary", spec.summary);
+  const DtypeRule rule = spec.rule;
+  const cpu::UnaryFn fn = spec.fn;
+  op.canonicalize = [rule](const TensorList& in, const Attrs&) -> TensorList {
+    return {cast_to(in[0], compute_dtype(rule, in[0].dtype()))};
+  };
+  op.infer = [rule, name = op.name()](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    if (rule == DtypeRule::NoBool) check_dtype(name, "self", in[0].dtype(), DTypeSet::NoBool);
+    if (rule == DtypeRule::FloatingOnly) check_dtype(name, "self", in[0].dtype(), DTypeSet::Floating);
+    check_attributes(name, attrs);
+    return {{in[0].shape(), rule == DtypeRule::BoolResult ? DType::Bool : in[0].dtype()}};
+  };
+  op.cpu_kernel = [fn](const KernelArgs& a) {
+    cpu::UnaryParams params;
+    cpu::UnaryFn chosen = fn;
+    if (fn == cpu::UnaryFn::Gelu) chosen = gelu_fn(a.attrs);
+    if (fn == cpu::UnaryFn::Softplus) {
+      params.beta = a.attrs.get_float("beta");
+      params.threshold = a.attrs.get_float("threshold");
+    }
+    cpu::unary_kernel(chosen, a.inputs[0], a.outputs[0], params);
+  };
+  op.derive_inplace = true;
+  op.derive_out = true;
+}
+
+}  // namespace
+
+void register_unary_ops(OpRegistry& registry) {
+  using cpu::UnaryFn;
+  const UnaryOpSpec specs[] = {
+      {"neg(Tensor self) -> Tensor", UnaryFn::Neg, DtypeRule::NoBool, "-self"},
+      {"abs(Tensor self) -> Tensor", UnaryFn::Abs, DtypeRule::NoBool, "|self|"},
+      {"sign(Tensor self) -> Tensor", UnaryFn::Sign, DtypeRule::Any, "-1, 0 or 1 by the sign of self; sign(NaN) = 0"},
+      {"square(Tensor self) -> Tensor", UnaryFn::Square, DtypeRule::BoolToInt64, "self * self"},
+      {"relu(Tensor self) -> Tensor", UnaryFn::Relu, DtypeRule::NoBool, "max(self, 0), NaN propagating"},
+      {"floor(Tensor self) -> Tensor", UnaryFn::Floor, DtypeRule::NoBool, "the largest integer <= self"},
+      {"ceil(Tensor self) -> Tensor", UnaryFn::Ceil, DtypeRule::NoBool, "the smallest integer >= self"},
+      {"round(Tensor self) -> Tensor", UnaryFn::Round, DtypeRule::NoBool, "the nearest integer, ties to even"},
+      {"exp(Tensor self) -> Tensor", UnaryFn::Exp, DtypeRule::IntToFloat, "e^self"},
+      {"expm1(Tensor self) -> Tensor", UnaryFn::Expm1, DtypeRule::IntToFloat, "e^self - 1, accurate near 0"},
+      {"log(Tensor self) -> Tensor", UnaryFn::Log, DtypeRule::IntToFloat, "natural logarithm"},
+      {"log1p(Tensor self) -> Tensor", UnaryFn::Log1p, DtypeRule::IntToFloat, "log(1 + self), accurate near 0"},
+      {"sqrt(Tensor self) -> Tensor", UnaryFn::Sqrt, DtypeRule::IntToFloat, "square root"},
+      {"rsqrt(Tensor self) -> Tensor", UnaryFn::Rsqrt, DtypeRule::IntToFloat, "1 / sqrt(self)"},
+      {"reciprocal(Tensor self) -> Tensor", UnaryFn::Reciprocal, DtypeRule::IntToFloat, "1 / self"},
+      {"sin(Tensor self) -> Tensor", UnaryFn::Sin, DtypeRule::IntToFloat, "sine (radians)"},
+      {"cos(Tensor self) -> Tensor", UnaryFn::Cos, DtypeRule::IntToFloat, "cosine (radians)"},
+      {"tan(Tensor self) -> Tensor", UnaryFn::Tan, DtypeRule::IntToFloat, "tangent (radians)"},
+      {"tanh(Tensor self) -> Tensor", UnaryFn::Tanh, DtypeRule::IntToFloat, "hyperbolic tangent"},
+      {"sigmoid(Tensor self) -> Tensor", UnaryFn::Sigmoid, DtypeRule::IntToFloat, "1 / (1 + e^-self)"},
+      {"erf(Tensor self) -> Tensor", UnaryFn::Erf, DtypeRule::IntToFloat, "the error function"},
+      {"gelu(Tensor self, *, str approximate='none') -> Tensor", UnaryFn::Gelu, DtypeRule::FloatingOnly,
+       "self * Phi(self) (Phi the standard normal cdf), or its tanh approximation"},
+      {"softplus(Tensor self, float beta=1, float threshold=20) -> Tensor", UnaryFn::Softplus, DtypeRule::FloatingOnly,
+       "log(1 + e^(beta self)) / beta, or self where beta * self > threshold"},
+      {"logical_not(Tensor self) -> Tensor", UnaryFn::LogicalNot, DtypeRule::BoolResult, "self == 0, as bool"},
+  };
+  for (const UnaryOpSpec& spec : specs) register_unary(registry, spec);
+}
 
 }  // namespace funcspec

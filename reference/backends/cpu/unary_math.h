@@ -1,0 +1,224 @@
+#pragma once
+// Scalar functions of the unary elementwise ops (and the int64 helpers the binary ones share),
+// templated on the element type so that the oracle dtype runs the very code float32/float64 run.
+//
+// Boost.Math's special functions raise on NaN, infinities and poles under their default policy,
+// where the C library returns IEEE special values; the oracle must produce what float and double
+// produce, so those inputs are settled here before Boost is called.
+#include <boost/math/special_functions/erf.hpp>
+#include <cstdint>
+#include <type_traits>
+
+#include "reference/backends/cpu/scalar_math.h"
+
+namespace funcspec::cpu::elementwise_math {
+
+template <typename T>
+inline constexpr bool is_int64_v = std::is_same_v<T, std::int64_t>;
+template <typename T>
+inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
+
+// int64 arithmetic with two's-complement wraparound. C++ leaves signed overflow undefined and
+// PyTorch's kernels wrap in practice; the reference defines the wrap, so neg(INT64_MIN) or an
+// overflowing product has one specified answer (and sanitizer builds stay clean).
+inline std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+inline std::int64_t wrapping_sub(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+}
+inline std::int64_t wrapping_mul(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+}
+inline std::int64_t wrapping_neg(std::int64_t a) { return wrapping_sub(0, a); }
+
+template <typename T>
+T negative_zero() {
+  return -T(0);
+}
+
+template <typename T>
+T trunc(const T& x) {
+  if constexpr (is_oracle_v<T>)
+    return boost::multiprecision::trunc(x);
+  else
+    return std::trunc(x);
+}
+
+template <typename T>
+T erfc(const T& x) {
+  if constexpr (is_oracle_v<T>)
+    return boost::math::erfc(x);
+  else
+    return std::erfc(x);
+}
+
+// --- the ops that keep their dtype (bool never reaches neg, abs, relu, floor, ceil, round: the op
+// layer rejects it; the bool branches only keep the templates instantiable).
+
+template <typename T>
+T neg(const T& x) {
+  if constexpr (is_bool_v<T>)
+    return x;
+  else if constexpr (is_int64_v<T>)
+    return wrapping_neg(x);
+  else
+    return -x;
+}
+
+template <typename T>
+T abs(const T& x) {
+  if constexpr (is_bool_v<T>)
+    return x;
+  else if constexpr (is_int64_v<T>)
+    return x < 0 ? wrapping_neg(x) : x;
+  else
+    return math::abs(x);
+}
+
+// PyTorch's (0 < x) - (x < 0): NaN and both zeros give +0.
+template <typename T>
+T sign(const T& x) {
+  if constexpr (is_bool_v<T>)
+    return x;
+  else
+    return static_cast<T>(static_cast<int>(T(0) < x) - static_cast<int>(x < T(0)));
+}
+
+template <typename T>
+T square(const T& x) {
+  if constexpr (is_bool_v<T>)
+    return x;
+  else if constexpr (is_int64_v<T>)
+    return wrapping_mul(x, x);
+  else
+    return x * x;
+}
+
+template <typename T>
+T relu(const T& x) {
+  if constexpr (is_bool_v<T>)
+    return x;
+  else if (x > T(0) || math::isnan(x))
+    return x;
+  else
+    return T(0);
+}
+
+// floor, ceil and round are the identity on integers.
+template <typename T>
+T floor(const T& x) {
+  if constexpr (is_floating_v<T>)
+    return math::floor(x);
+  else
+    return x;
+}
+
+template <typename T>
+T ceil(const T& x) {
+  if constexpr (is_floating_v<T>)
+    return math::ceil(x);
+  else
+    return x;
+}
+
+template <typename T>
+T round(const T& x) {
+  if constexpr (is_floating_v<T>)
+    return math::round_half_even(x);
+  else
+    return x;
+}
+
+// --- floating-only functions.
+
+template <typename T>
+T reciprocal(const T& x) {
+  return T(1) / x;
+}
+
+// Two roundings (sqrt, then the division): within about 1 ulp, not correctly rounded.
+template <typename T>
+T rsqrt(const T& x) {
+  return T(1) / math::sqrt(x);
+}
+
+template <typename T>
+T expm1(const T& x) {
+  if (math::isnan(x)) return x;
+  if (math::isinf(x)) return x > T(0) ? x : T(-1);
+  return math::expm1(x);
+}
+
+template <typename T>
+T log1p(const T& x) {
+  if (math::isnan(x) || x < T(-1)) return math::quiet_nan<T>();
+  if (x == T(-1)) return -math::infinity<T>();
+  if (math::isinf(x)) return x;
+  return math::log1p(x);
+}
+
+template <typename T>
+T erf(const T& x) {
+  return math::erf(x);
+}
+
+// The exp argument is never positive, so neither branch overflows, and the tails keep their
+// relative accuracy (1 / (1 + e^-x) would round a tiny e^x to 0 only below the subnormal range).
+template <typename T>
+T sigmoid(const T& x) {
+  if (x >= T(0)) return T(1) / (T(1) + math::exp(-x));
+  const T e = math::exp(x);
+  return e / (T(1) + e);
+}
+
+// x * Phi(x) = x/2 * erfc(-x/sqrt 2). PyTorch writes x/2 * (1 + erf(x/sqrt 2)), which is the same
+// function but cancels for negative x (1 + erf is 0.05 at x = -2); erfc keeps the relative
+// accuracy. In the negative tail gelu's condition number is about 1 + x^2, so the rounding of
+// the argument -x/sqrt 2 alone would cost x^2/2 ulps; that rounding (of the product, and of the
+// constant 1/sqrt 2 itself) is carried as dz and applied to first order:
+// erfc(z + dz) = erfc(z) - dz * 2/sqrt(pi) * e^(-z^2). The oracle's argument needs no correction.
+// The limit at -inf is (-)0, where the product form would give -inf * 0 = NaN.
+template <typename T>
+T gelu(const T& x) {
+  if (math::isnan(x)) return x;
+  if (math::isinf(x)) return x > T(0) ? x : negative_zero<T>();
+  if constexpr (is_oracle_v<T>) {
+    return x / T(2) * elementwise_math::erfc(-x / math::sqrt(T(2)));
+  } else {
+    static const T sqrt_half = static_cast<T>(math::sqrt(oracle_t(0.5)));
+    static const T sqrt_half_tail = static_cast<T>(math::sqrt(oracle_t(0.5)) - oracle_t(sqrt_half));
+    static const T two_over_sqrt_pi = static_cast<T>(2 / math::sqrt(math::pi<oracle_t>()));
+    const T z = -x * sqrt_half;
+    const T dz = std::fma(-x, sqrt_half, -z) - x * sqrt_half_tail;
+    const T erfc_z = elementwise_math::erfc(z) - dz * two_over_sqrt_pi * math::exp(-z * z);
+    return x / T(2) * erfc_z;
+  }
+}
+
+// The tanh approximation x/2 * (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), evaluated as
+// x * sigmoid(2u) (the same function: 1 + tanh(u) = 2 sigmoid(2u)) so that it does not cancel for
+// negative x. The constants are rounded once from the oracle (0.044715 is the definition's
+// decimal, exact only in the oracle). In the negative tail the condition number of sigmoid(2u)
+// with respect to u is |2u| (about 11 at x = -4), and it multiplies the few roundings of u; that,
+// not the evaluation, is what the stated tolerance of this op covers.
+template <typename T>
+T gelu_tanh(const T& x) {
+  if (math::isinf(x) && x < T(0)) return negative_zero<T>();
+  static const oracle_t exact_scale = math::sqrt(2 / math::pi<oracle_t>());
+  static const T scale = static_cast<T>(exact_scale);
+  static const T cubic_scale = static_cast<T>(exact_scale * oracle_t("0.044715"));
+  const T u = scale * x + cubic_scale * (x * x * x);
+  return x * elementwise_math::sigmoid(T(2) * u);
+}
+
+// PyTorch's definition: x where beta * x exceeds the threshold (log1p(exp(y)) = y to working
+// precision there), else log1p(exp(beta x)) / beta.
+template <typename T>
+T softplus(const T& x, const T& beta, const T& threshold) {
+  const T scaled = x * beta;
+  if (scaled > threshold) return x;
+  return elementwise_math::log1p(math::exp(scaled)) / beta;
+}
+
+}  // namespace funcspec::cpu::elementwise_math
