@@ -12,17 +12,6 @@ namespace {
 // The most terms any sample below reduces into one element; sum-like tolerances scale with it.
 constexpr double kMaxTerms = 24;
 
-// A non-contiguous tensor of `shape`: rng.strided_tensor needs the permute and slice views of the
-// shapeindex family; until they are in the catalogue, the same transposed layout is built directly.
-Tensor noncontiguous(SampleRng& rng, const Shape& shape, DType dtype, double lo = -2.0, double hi = 2.0) {
-  if (OpRegistry::instance().find("permute") && OpRegistry::instance().find("slice")) {
-    return rng.strided_tensor(shape, dtype, lo, hi);
-  }
-  FUNCSPEC_INTERNAL_ASSERT(shape.size() == 2, "noncontiguous samples are 2-d");
-  const Tensor base = rng.tensor({shape[1], shape[0]}, dtype, lo, hi);
-  return Tensor::view_of(base, shape, {1, shape[0]}, 0);
-}
-
 Attrs dims(std::optional<std::vector<std::int64_t>> dim, bool keepdim = false) {
   return {{"dim", dim ? AttrValue(*dim) : AttrValue()}, {"keepdim", keepdim}};
 }
@@ -35,8 +24,8 @@ std::vector<OpSample> dims_samples(DType dtype, SampleRng& rng, double lo = -2.0
       {{rng.tensor({2, 3, 4}, dtype, lo, hi)}, dims(std::vector<std::int64_t>{0, -1}), "[2,3,4] dims 0,-1"},
       {{rng.tensor({3, 8}, dtype, lo, hi)}, dims(std::vector<std::int64_t>{}), "[3,8] empty dim list = all"},
       {{rng.tensor({24}, dtype, lo, hi)}, dims(std::vector<std::int64_t>{0}), "[24] 24 terms"},
-      {{noncontiguous(rng, {4, 3}, dtype, lo, hi)}, dims(std::vector<std::int64_t>{0}), "[4,3] transposed dim 0"},
-      {{noncontiguous(rng, {4, 3}, dtype, lo, hi)}, dims(std::vector<std::int64_t>{1}, true), "[4,3] transposed dim 1"},
+      {{rng.strided_tensor({4, 3}, dtype, lo, hi)}, dims(std::vector<std::int64_t>{0}), "[4,3] transposed dim 0"},
+      {{rng.strided_tensor({4, 3}, dtype, lo, hi)}, dims(std::vector<std::int64_t>{1}, true), "[4,3] transposed dim 1"},
       {{rng.tensor({}, dtype, lo, hi)}, dims(std::nullopt), "rank 0"},
       {{rng.tensor({}, dtype, lo, hi)}, dims(std::vector<std::int64_t>{-1}, true), "rank 0 dim -1 keepdim"},
       {{rng.tensor({0, 3}, dtype, lo, hi)}, dims(std::vector<std::int64_t>{1}), "[0,3] kept size-0 dim"},
@@ -70,7 +59,7 @@ std::vector<OpSample> arg_samples(DType floating, SampleRng& rng) {
       {{rng.tensor({2, 3, 4}, floating)}, dim(std::nullopt, true), "[2,3,4] flattened keepdim"},
       {{rng.tensor({2, 3, 4}, floating)}, dim(1, true), "[2,3,4] dim 1 keepdim"},
       {{rng.tensor({5, 6}, DType::Int64, -2, 2)}, dim(-1), "int64 with ties"},
-      {{noncontiguous(rng, {4, 3}, floating)}, dim(0), "[4,3] transposed"},
+      {{rng.strided_tensor({4, 3}, floating)}, dim(0), "[4,3] transposed"},
       {{rng.tensor({}, floating)}, dim(0), "rank 0"},
       {{rng.tensor({0, 3}, floating)}, dim(1), "[0,3] kept size-0 dim"},
       {{rng.tensor({0, 3}, floating)}, dim(0), "[0,3] reduced size-0 dim"},

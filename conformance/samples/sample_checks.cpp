@@ -97,7 +97,7 @@ std::vector<OpSample> generate_or_record(const OpSampleSpec& spec, DType floatin
 }
 
 SampleVerdict check_meta_agrees(const OpSampleSpec& spec, std::uint64_t seed) {
-  SampleVerdict verdict{spec.op, "meta", 0, 0, {}};
+  SampleVerdict verdict{spec.op, "meta", 0, 0, 0, {}};
   const OpDef& op = OpRegistry::instance().get(spec.op);
   SampleRng rng(seed);
   for (const OpSample& sample : generate_or_record(spec, DType::Float64, rng, verdict)) {
@@ -144,7 +144,7 @@ SampleVerdict check_meta_agrees(const OpSampleSpec& spec, std::uint64_t seed) {
 }
 
 SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std::uint64_t seed) {
-  SampleVerdict verdict{spec.op, fmt::format("oracle-{}", dtype_name(floating)), 0, 0, {}};
+  SampleVerdict verdict{spec.op, fmt::format("oracle-{}", dtype_name(floating)), 0, 0, 0, {}};
   if (!spec.oracle_exemption.empty()) return verdict;
   SampleRng rng(seed);
   const double eps = machine_epsilon(floating);
@@ -161,7 +161,10 @@ SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std:
                                              high.error ? high.message : "a result"));
       continue;
     }
-    if (low.error) continue;
+    if (low.error) {
+      ++verdict.error_samples;
+      continue;
+    }
     const double scale = spec.tolerance.input_scale * max_abs_floating_input(sample.inputs);
     for (std::size_t i = 0; i < low.outputs.size(); ++i) {
       const Tensor& got = low.outputs[i];
@@ -206,6 +209,9 @@ SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std:
         }
       }
     }
+  }
+  if (verdict.samples_run > 0 && verdict.error_samples == verdict.samples_run) {
+    verdict.failures.push_back(fmt::format("{}: every sample raised an error, so no value was compared", spec.op));
   }
   return verdict;
 }

@@ -12,6 +12,7 @@ struct SampleVerdict {
   std::string op;
   std::string check;  // "meta", "oracle-float64", "oracle-float32", "variant"
   int samples_run = 0;
+  int error_samples = 0;  // samples where both sides raised the same error kind (agreement, but no values)
   double max_error_ulps = 0;  // largest error seen, logged even on a pass
   std::vector<std::string> failures;
   bool passed() const { return failures.empty(); }
@@ -22,7 +23,9 @@ struct SampleVerdict {
 SampleVerdict check_meta_agrees(const OpSampleSpec& spec, std::uint64_t seed);
 
 // Every sample's result computed with `floating` (float64 or float32) inputs agrees with the
-// result computed in the oracle dtype from the same values, within spec.tolerance.
+// result computed in the oracle dtype from the same values, within spec.tolerance. Samples that
+// raise must raise the same kind on both sides; at least one sample must produce values, so a
+// spec whose samples all fail cannot pass.
 SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std::uint64_t seed);
 
 // The same sample inputs in another dtype: exact conversion of every floating input.

@@ -10,25 +10,14 @@ namespace {
 // The longest scan in the samples below; cumsum's tolerance scales with it.
 constexpr double kMaxTerms = 24;
 
-// A non-contiguous tensor of `shape`: rng.strided_tensor needs the permute and slice views of the
-// shapeindex family; until they are in the catalogue, the same transposed layout is built directly.
-Tensor noncontiguous(SampleRng& rng, const Shape& shape, DType dtype, double lo = -2.0, double hi = 2.0) {
-  if (OpRegistry::instance().find("permute") && OpRegistry::instance().find("slice")) {
-    return rng.strided_tensor(shape, dtype, lo, hi);
-  }
-  FUNCSPEC_INTERNAL_ASSERT(shape.size() == 2, "noncontiguous samples are 2-d");
-  const Tensor base = rng.tensor({shape[1], shape[0]}, dtype, lo, hi);
-  return Tensor::view_of(base, shape, {1, shape[0]}, 0);
-}
-
 // Tensors of every kind of shape, paired with a dim to work along.
 std::vector<std::pair<OpSample, std::int64_t>> shaped_inputs(DType floating, SampleRng& rng) {
   return {
       {{{rng.tensor({2, 3, 4}, floating)}, {}, "[2,3,4] dim 1"}, 1},
       {{{rng.tensor({2, 3, 4}, floating)}, {}, "[2,3,4] dim -1"}, -1},
       {{{rng.tensor({24}, floating)}, {}, "[24]"}, 0},
-      {{{noncontiguous(rng, {4, 3}, floating)}, {}, "[4,3] transposed dim 0"}, 0},
-      {{{noncontiguous(rng, {4, 3}, floating)}, {}, "[4,3] transposed dim 1"}, 1},
+      {{{rng.strided_tensor({4, 3}, floating)}, {}, "[4,3] transposed dim 0"}, 0},
+      {{{rng.strided_tensor({4, 3}, floating)}, {}, "[4,3] transposed dim 1"}, 1},
       {{{rng.tensor({}, floating)}, {}, "rank 0"}, 0},
       {{{rng.tensor({0, 3}, floating)}, {}, "[0,3] dim 0"}, 0},
       {{{rng.tensor({3, 0}, floating)}, {}, "[3,0] dim 0"}, 0},
@@ -78,7 +67,7 @@ std::vector<OpSample> roll_samples(DType floating, SampleRng& rng) {
   out.push_back({{rng.tensor({2, 3, 4}, floating)},
                  {{"shifts", std::vector<std::int64_t>{1, -7}}, {"dims", std::vector<std::int64_t>{0, 2}}},
                  "two dims"});
-  out.push_back({{noncontiguous(rng, {4, 3}, floating)}, {{"shifts", std::vector<std::int64_t>{5}}}, "flattened"});
+  out.push_back({{rng.strided_tensor({4, 3}, floating)}, {{"shifts", std::vector<std::int64_t>{5}}}, "flattened"});
   out.push_back({{rng.tensor({2, 3}, floating)},
                  {{"shifts", std::vector<std::int64_t>{1, 2}}, {"dims", std::vector<std::int64_t>{0}}},
                  "shifts and dims of different lengths"});

@@ -20,19 +20,6 @@ void expect_error(ErrorKind kind, Fn&& fn) {
   }
 }
 
-// The composites decompose into ops of other families; a test whose decomposition needs an op not
-// yet in the catalogue is skipped (and runs once the catalogue has it).
-bool missing_any(std::initializer_list<std::string_view> names) {
-  for (std::string_view name : names) {
-    if (OpRegistry::instance().find(name) == nullptr) return true;
-  }
-  return false;
-}
-#define REQUIRE_OPS(...)                                                   \
-  do {                                                                     \
-    if (missing_any({__VA_ARGS__})) GTEST_SKIP() << "needs " #__VA_ARGS__; \
-  } while (false)
-
 void expect_near_all(const Tensor& t, const std::vector<double>& want, double tolerance = 1e-12) {
   const std::vector<double> got = t.to_vector<double>();
   ASSERT_EQ(got.size(), want.size());
@@ -100,24 +87,20 @@ TEST(Dropout, RejectsIntegerInput) {
 }
 
 TEST(Dropout, KeptValuesAreScaledByOneOverOneMinusP) {
-  REQUIRE_OPS("mul", "div");
   random::GeneratorScope scope(3);
   const std::vector<double> out = ops::dropout(from_values({1, 1, 1, 1, 1, 1, 1, 1}, {8}), 0.75).to_vector<double>();
   for (double v : out) EXPECT_TRUE(v == 0 || v == 4) << v;
 }
 
 TEST(Dropout, PEqualOneGivesZerosForFiniteInput) {
-  REQUIRE_OPS("mul");
   EXPECT_EQ(ops::dropout(from_values({3, -2}, {2}), 1.0).to_vector<double>(), (std::vector<double>{0, 0}));
 }
 
 TEST(Softmax, HandValues) {
-  REQUIRE_OPS("amax", "sub", "exp", "sum", "div");
   expect_near_all(ops::softmax(from_values({0, std::log(3.0)}, {1, 2}), 1), {0.25, 0.75});
 }
 
 TEST(Softmax, LargeInputsDoNotOverflow) {
-  REQUIRE_OPS("amax", "sub", "exp", "sum", "div");
   expect_near_all(ops::softmax(from_values({1000, 1000}, {2}), 0), {0.5, 0.5});
 }
 
@@ -130,7 +113,6 @@ TEST(Softmax, RejectsIntegerInput) {
 }
 
 TEST(LogSoftmax, HandValues) {
-  REQUIRE_OPS("amax", "sub", "exp", "sum", "log");
   expect_near_all(ops::log_softmax(from_values({0, std::log(3.0)}, {2}), 0), {std::log(0.25), std::log(0.75)});
 }
 
@@ -139,7 +121,6 @@ TEST(LogSoftmax, SizeZeroInputGivesEmpty) {
 }
 
 TEST(NllLoss, IgnoredTargetsContributeZeroAndLeaveTheMean) {
-  REQUIRE_OPS("ne", "where", "unsqueeze", "gather", "squeeze", "neg", "sum", "div");
   const Tensor self = from_values({-1, -2, -3, -4, -5, -6}, {2, 3});
   const Tensor target = int_targets({2, -100}, {2});
   expect_near_all(ops::nll_loss(self, target, Tensor(), "none"), {3, 0});
@@ -147,14 +128,12 @@ TEST(NllLoss, IgnoredTargetsContributeZeroAndLeaveTheMean) {
 }
 
 TEST(NllLoss, WeightedMeanDividesBySummedWeights) {
-  REQUIRE_OPS("ne", "where", "unsqueeze", "gather", "squeeze", "neg", "sum", "div", "mul");
   const Tensor self = from_values({-1, -2, -3, -4, -5, -6}, {2, 3});
   const Tensor weight = from_values({1, 2, 3}, {3});
   expect_near_all(ops::nll_loss(self, int_targets({0, 1}, {2}), weight), {(1.0 + 10.0) / 3.0});
 }
 
 TEST(NllLoss, AllTargetsIgnoredGivesNanMean) {
-  REQUIRE_OPS("ne", "where", "unsqueeze", "gather", "squeeze", "neg", "sum", "div");
   EXPECT_TRUE(
       std::isnan(ops::nll_loss(from_values({-1, -2}, {1, 2}), int_targets({-100}, {1})).to_vector<double>()[0]));
 }
@@ -184,14 +163,11 @@ TEST(NllLoss, RejectsWeightOfTheWrongShape) {
 }
 
 TEST(CrossEntropy, ClassIndexTargetHandValue) {
-  REQUIRE_OPS("amax", "sub", "exp", "sum", "log", "ne", "where", "gather", "squeeze", "neg", "div");
   expect_near_all(ops::cross_entropy(from_values({0, std::log(3.0)}, {1, 2}), int_targets({1}, {1})),
                   {-std::log(0.75)});
 }
 
 TEST(CrossEntropy, LabelSmoothingMixesInTheUniformTarget) {
-  REQUIRE_OPS("amax", "sub", "exp", "sum", "log", "ne", "where", "gather", "squeeze", "neg", "div", "mul", "add",
-              "mean");
   // p = [1/4, 3/4], target 1, eps = 0.2, C = 2: 0.8 (-ln 3/4) + 0.1 (-ln 1/4 - ln 3/4).
   const double want = 0.9 * -std::log(0.75) + 0.1 * std::log(4.0);
   expect_near_all(
@@ -200,8 +176,6 @@ TEST(CrossEntropy, LabelSmoothingMixesInTheUniformTarget) {
 }
 
 TEST(CrossEntropy, UnweightedSmoothingMeanCountsIgnoredTargets) {
-  REQUIRE_OPS("amax", "sub", "exp", "sum", "log", "ne", "where", "gather", "squeeze", "neg", "div", "mul", "add",
-              "mean");
   // nll mean over the one kept target: ln 2; smoothing term mean over both targets: (2 ln 2 + 0) / 2.
   const double want = 0.5 * std::log(2.0) + 0.25 * std::log(2.0);
   expect_near_all(
@@ -210,7 +184,6 @@ TEST(CrossEntropy, UnweightedSmoothingMeanCountsIgnoredTargets) {
 }
 
 TEST(CrossEntropy, ProbabilityTargetsHandValue) {
-  REQUIRE_OPS("amax", "sub", "exp", "sum", "log", "mul", "neg", "div");
   const double want = -(0.5 * std::log(0.25) + 0.5 * std::log(0.75));
   expect_near_all(ops::cross_entropy(from_values({0, std::log(3.0)}, {1, 2}), from_values({0.5, 0.5}, {1, 2})), {want});
 }
@@ -228,7 +201,6 @@ TEST(CrossEntropy, RejectsProbabilityTargetsOfAnotherShape) {
 }
 
 TEST(MseLoss, HandValuesForEachReduction) {
-  REQUIRE_OPS("sub", "mul", "sum", "mean");
   const Tensor a = from_values({1, 2, 3}, {3}), b = from_values({1, 0, 0}, {3});
   expect_near_all(ops::mse_loss(a, b, "none"), {0, 4, 9});
   expect_near_all(ops::mse_loss(a, b, "sum"), {13});
@@ -245,7 +217,6 @@ TEST(MseLoss, RejectsIntegerInputs) {
 }
 
 TEST(Linear, HandValuesWithBias) {
-  REQUIRE_OPS("transpose", "matmul");
   const Tensor out =
       ops::linear(from_values({1, 2}, {1, 2}), from_values({1, 0, 0, 1, 1, 1}, {3, 2}), from_values({0, 0, 1}, {3}));
   EXPECT_EQ(out.shape(), (Shape{1, 3}));
@@ -263,7 +234,6 @@ TEST(Linear, RejectsThreeDimensionalWeight) {
 }
 
 TEST(LayerNorm, HandValuesWithWeightAndBias) {
-  REQUIRE_OPS("mean", "sub", "mul", "rsqrt");
   const Tensor x = from_values({1, 3}, {1, 2});
   expect_near_all(ops::layer_norm(x, {2}, Tensor(), Tensor(), 0.0), {-1, 1});
   expect_near_all(ops::layer_norm(x, {2}, from_values({2, 1}, {2}), from_values({0, 1}, {2}), 0.0), {-2, 2});
