@@ -9,7 +9,7 @@ decltype(auto) visit_floating_dtype(DType dtype, Fn&& fn) {
     case DType::Float32: return fn.template operator()<float>();
     case DType::Float64: return fn.template operator()<double>();
     case DType::Oracle: return fn.template operator()<oracle_t>();
-    default: FUNCSPEC_INTERNAL_ASSERT(false, "floating kernel called on a non-floating dtype");
+    default: FUNCSPEC_UNREACHABLE("floating kernel called on a non-floating dtype");
   }
   __builtin_unreachable();
 }

@@ -60,4 +60,8 @@ template <typename... Args>
                        #cond);                                                                                       \
   } while (false)
 
+// Marks a path the code never takes (an exhaustive switch's fall-through); fails as `internal`.
+#define FUNCSPEC_UNREACHABLE(msg) \
+  ::funcspec::fail(::funcspec::ErrorKind::Internal, "internal error at {}:{}: {}", __FILE__, __LINE__, msg)
+
 }  // namespace funcspec

@@ -113,7 +113,7 @@ Tensor reduce_loss(Reduction reduction, const Tensor& losses, const Tensor& mean
     case Reduction::Sum: return sum_all(losses);
     case Reduction::Mean: return binary("div", sum_all(losses), mean_denominator);
   }
-  FUNCSPEC_INTERNAL_ASSERT(false, "unknown reduction");
+  FUNCSPEC_UNREACHABLE("unknown reduction");
 }
 
 TensorList nll_loss(const TensorList& in, const Attrs& attrs) {
@@ -175,7 +175,7 @@ Tensor cross_entropy_probabilities(const Tensor& log_probs, const Tensor& target
       return binary("div", sum_all(per_row),
                     ops::lit(static_cast<double>(log_probs.numel() / std::max<std::int64_t>(classes, 1))));
   }
-  FUNCSPEC_INTERNAL_ASSERT(false, "unknown reduction");
+  FUNCSPEC_UNREACHABLE("unknown reduction");
 }
 
 TensorList cross_entropy(const TensorList& in, const Attrs& attrs) {

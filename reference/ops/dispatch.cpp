@@ -143,7 +143,7 @@ TensorList call(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
     case OpKind::DynamicShape:
     case OpKind::ScalarExtraction: return run_primitive(op, bound_inputs, bound_attrs);
   }
-  FUNCSPEC_INTERNAL_ASSERT(false, "unknown op kind");
+  FUNCSPEC_UNREACHABLE("unknown op kind");
 }
 
 TensorList call(std::string_view op, const TensorList& inputs, const Attrs& attrs) {

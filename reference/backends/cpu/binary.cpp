@@ -34,7 +34,7 @@ void typed_binary_kernel(BinaryFn fn, const Tensor& a, const Tensor& b, const Te
       case BinaryFn::Mul: return run([](bool x, bool y) { return x && y; });
       case BinaryFn::Maximum: return run([](bool x, bool y) { return x || y; });
       case BinaryFn::Minimum: return run([](bool x, bool y) { return x && y; });
-      default: FUNCSPEC_INTERNAL_ASSERT(false, "binary function not defined on bool");
+      default: FUNCSPEC_UNREACHABLE("binary function not defined on bool");
     }
   } else {
     switch (fn) {
@@ -62,7 +62,7 @@ void typed_binary_kernel(BinaryFn fn, const Tensor& a, const Tensor& b, const Te
         default: break;
       }
     }
-    FUNCSPEC_INTERNAL_ASSERT(false, "binary function not defined on this dtype");
+    FUNCSPEC_UNREACHABLE("binary function not defined on this dtype");
   }
 }
 

@@ -279,7 +279,7 @@ void einsum_typed(const EinsumPlan& plan, const TensorList& operands, const Tens
 void einsum(const EinsumPlan& plan, const TensorList& operands, const Tensor& out) {
   visit_dtype(out.dtype(), [&]<typename T>() {
     if constexpr (std::is_same_v<T, bool>) {
-      FUNCSPEC_INTERNAL_ASSERT(false, "einsum kernel on bool (the op layer rejects it)");
+      FUNCSPEC_UNREACHABLE("einsum kernel on bool (the op layer rejects it)");
     } else {
       einsum_typed<T>(plan, operands, out);
     }

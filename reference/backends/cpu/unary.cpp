@@ -20,7 +20,7 @@ void dtype_keeping_kernel(UnaryFn fn, const Tensor& in, const Tensor& out) {
     case UnaryFn::Floor: return run([](const T& x) { return m::floor(x); });
     case UnaryFn::Ceil: return run([](const T& x) { return m::ceil(x); });
     case UnaryFn::Round: return run([](const T& x) { return m::round(x); });
-    default: FUNCSPEC_INTERNAL_ASSERT(false, "not a dtype-keeping unary function");
+    default: FUNCSPEC_UNREACHABLE("not a dtype-keeping unary function");
   }
 }
 
@@ -48,7 +48,7 @@ void floating_kernel(UnaryFn fn, const Tensor& in, const Tensor& out, const Unar
       const T threshold = cast_scalar<T>(params.threshold);
       return run([&](const T& x) { return m::softplus(x, beta, threshold); });
     }
-    default: FUNCSPEC_INTERNAL_ASSERT(false, "not a floating unary function");
+    default: FUNCSPEC_UNREACHABLE("not a floating unary function");
   }
 }
 

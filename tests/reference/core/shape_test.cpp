@@ -2,19 +2,15 @@
 
 #include "reference/core/error.h"
 #include "reference/core/shape.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec {
 namespace {
 
-ErrorKind kind_of(const auto& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "expected an error";
-  return ErrorKind::Internal;
-}
+using testing_support::error_kind_of;
+using testing_support::expect_error_kind;
+using testing_support::values;
+
 
 TEST(BroadcastShapes, AlignsTrailingDims) {
   EXPECT_EQ(broadcast_shapes(std::vector<Shape>{{2, 1, 3}, {4, 1}}, "t"), (Shape{2, 4, 3}));
@@ -36,12 +32,12 @@ TEST(WrapDim, AcceptsNegativeAndRejectsOutOfRange) {
   EXPECT_EQ(wrap_dim(-1, 3, "t"), 2);
   EXPECT_EQ(wrap_dim(0, 0, "t"), 0);  // a scalar accepts dims 0 and -1
   EXPECT_EQ(wrap_dim(-1, 0, "t"), 0);
-  EXPECT_EQ(kind_of([] { wrap_dim(3, 3, "t"); }), ErrorKind::DimOutOfRange);
-  EXPECT_EQ(kind_of([] { wrap_dim(-4, 3, "t"); }), ErrorKind::DimOutOfRange);
+  EXPECT_EQ(error_kind_of([] { wrap_dim(3, 3, "t"); }), ErrorKind::DimOutOfRange);
+  EXPECT_EQ(error_kind_of([] { wrap_dim(-4, 3, "t"); }), ErrorKind::DimOutOfRange);
 }
 
 TEST(WrapDims, RejectsRepeatedDims) {
-  EXPECT_EQ(kind_of([] { wrap_dims(std::vector<std::int64_t>{0, -2}, 2, "t"); }), ErrorKind::InvalidArgument);
+  EXPECT_EQ(error_kind_of([] { wrap_dims(std::vector<std::int64_t>{0, -2}, 2, "t"); }), ErrorKind::InvalidArgument);
 }
 
 TEST(ViewStrides, MergesAndSplitsContiguousRuns) {
@@ -65,9 +61,9 @@ TEST(ViewStrides, ScalarsAndEmptyTensorsViewAsAnything) {
 
 TEST(InferSize, ResolvesOneMinusOne) {
   EXPECT_EQ(infer_size(std::vector<std::int64_t>{-1, 4}, 12, "t"), (Shape{3, 4}));
-  EXPECT_EQ(kind_of([] { infer_size(std::vector<std::int64_t>{-1, -1}, 12, "t"); }), ErrorKind::InvalidArgument);
-  EXPECT_EQ(kind_of([] { infer_size(std::vector<std::int64_t>{5, -1}, 12, "t"); }), ErrorKind::ShapeMismatch);
-  EXPECT_EQ(kind_of([] { infer_size(std::vector<std::int64_t>{-1, 0}, 0, "t"); }), ErrorKind::ShapeMismatch);
+  EXPECT_EQ(error_kind_of([] { infer_size(std::vector<std::int64_t>{-1, -1}, 12, "t"); }), ErrorKind::InvalidArgument);
+  EXPECT_EQ(error_kind_of([] { infer_size(std::vector<std::int64_t>{5, -1}, 12, "t"); }), ErrorKind::ShapeMismatch);
+  EXPECT_EQ(error_kind_of([] { infer_size(std::vector<std::int64_t>{-1, 0}, 0, "t"); }), ErrorKind::ShapeMismatch);
 }
 
 TEST(ContiguousStrides, TreatsZeroSizesAsOne) {

@@ -6,19 +6,15 @@
 #include "reference/api/conversion.h"
 #include "reference/ops/registry.h"
 #include "reference/random/generator.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec {
 namespace {
 
-template <typename Fn>
-void expect_error(ErrorKind kind, Fn&& fn) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected an error of kind " << error_kind_name(kind);
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), kind) << e.what();
-  }
-}
+using testing_support::error_kind_of;
+using testing_support::expect_error_kind;
+using testing_support::values;
+
 
 void expect_near_all(const Tensor& t, const std::vector<double>& want, double tolerance = 1e-12) {
   const std::vector<double> got = t.to_vector<double>();
@@ -56,7 +52,7 @@ TEST(Fill, WorksOnMeta) {
 
 TEST(Fill, RejectsATargetWithOverlappingElements) {
   const Tensor base = from_values({1}, {1});
-  expect_error(ErrorKind::InternalOverlap, [&] { ops::fill_(Tensor::view_of(base, {3}, {0}, 0), 2); });
+  expect_error_kind(ErrorKind::InternalOverlap, [&] { ops::fill_(Tensor::view_of(base, {3}, {0}, 0), 2); });
 }
 
 TEST(Zero, OverwritesNanAndInf) {
@@ -78,12 +74,12 @@ TEST(Dropout, ZeroProbabilityReturnsTheInputAndDrawsNothing) {
 }
 
 TEST(Dropout, RejectsPOutsideUnitInterval) {
-  expect_error(ErrorKind::InvalidArgument, [] { ops::dropout(from_values({1}, {1}), 1.5); });
-  expect_error(ErrorKind::InvalidArgument, [] { ops::dropout(from_values({1}, {1}), -0.1); });
+  expect_error_kind(ErrorKind::InvalidArgument, [] { ops::dropout(from_values({1}, {1}), 1.5); });
+  expect_error_kind(ErrorKind::InvalidArgument, [] { ops::dropout(from_values({1}, {1}), -0.1); });
 }
 
 TEST(Dropout, RejectsIntegerInput) {
-  expect_error(ErrorKind::DtypeNotSupported, [] { ops::dropout(from_values({1}, {1}, DType::Int64)); });
+  expect_error_kind(ErrorKind::DtypeNotSupported, [] { ops::dropout(from_values({1}, {1}, DType::Int64)); });
 }
 
 TEST(Dropout, KeptValuesAreScaledByOneOverOneMinusP) {
@@ -105,11 +101,11 @@ TEST(Softmax, LargeInputsDoNotOverflow) {
 }
 
 TEST(Softmax, RejectsDimOutOfRange) {
-  expect_error(ErrorKind::DimOutOfRange, [] { ops::softmax(from_values({1, 2}, {2}), 1); });
+  expect_error_kind(ErrorKind::DimOutOfRange, [] { ops::softmax(from_values({1, 2}, {2}), 1); });
 }
 
 TEST(Softmax, RejectsIntegerInput) {
-  expect_error(ErrorKind::DtypeNotSupported, [] { ops::softmax(from_values({1, 2}, {2}, DType::Int64), 0); });
+  expect_error_kind(ErrorKind::DtypeNotSupported, [] { ops::softmax(from_values({1, 2}, {2}, DType::Int64), 0); });
 }
 
 TEST(LogSoftmax, HandValues) {
@@ -139,25 +135,25 @@ TEST(NllLoss, AllTargetsIgnoredGivesNanMean) {
 }
 
 TEST(NllLoss, RejectsUnknownReduction) {
-  expect_error(ErrorKind::InvalidArgument, [] {
+  expect_error_kind(ErrorKind::InvalidArgument, [] {
     ops::nll_loss(from_values({-1, -2}, {1, 2}), int_targets({0}, {1}), Tensor(), "average");
   });
 }
 
 TEST(NllLoss, RejectsFloatingTargets) {
-  expect_error(ErrorKind::DtypeNotSupported, [] {
+  expect_error_kind(ErrorKind::DtypeNotSupported, [] {
     ops::nll_loss(from_values({-1, -2}, {1, 2}), from_values({0}, {1}));
   });
 }
 
 TEST(NllLoss, RejectsTargetsOfTheWrongShape) {
-  expect_error(ErrorKind::ShapeMismatch, [] {
+  expect_error_kind(ErrorKind::ShapeMismatch, [] {
     ops::nll_loss(from_values({-1, -2}, {1, 2}), int_targets({0, 1}, {2}));
   });
 }
 
 TEST(NllLoss, RejectsWeightOfTheWrongShape) {
-  expect_error(ErrorKind::ShapeMismatch, [] {
+  expect_error_kind(ErrorKind::ShapeMismatch, [] {
     ops::nll_loss(from_values({-1, -2}, {1, 2}), int_targets({0}, {1}), from_values({1, 1, 1}, {3}));
   });
 }
@@ -189,13 +185,13 @@ TEST(CrossEntropy, ProbabilityTargetsHandValue) {
 }
 
 TEST(CrossEntropy, RejectsLabelSmoothingOutsideUnitInterval) {
-  expect_error(ErrorKind::InvalidArgument, [] {
+  expect_error_kind(ErrorKind::InvalidArgument, [] {
     ops::cross_entropy(from_values({0, 0}, {1, 2}), int_targets({0}, {1}), Tensor(), "mean", -100, 1.5);
   });
 }
 
 TEST(CrossEntropy, RejectsProbabilityTargetsOfAnotherShape) {
-  expect_error(ErrorKind::ShapeMismatch, [] {
+  expect_error_kind(ErrorKind::ShapeMismatch, [] {
     ops::cross_entropy(from_values({0, 0}, {1, 2}), from_values({1}, {1}));
   });
 }
@@ -208,11 +204,11 @@ TEST(MseLoss, HandValuesForEachReduction) {
 }
 
 TEST(MseLoss, RejectsUnknownReduction) {
-  expect_error(ErrorKind::InvalidArgument, [] { ops::mse_loss(from_values({1}, {1}), from_values({1}, {1}), "max"); });
+  expect_error_kind(ErrorKind::InvalidArgument, [] { ops::mse_loss(from_values({1}, {1}), from_values({1}, {1}), "max"); });
 }
 
 TEST(MseLoss, RejectsIntegerInputs) {
-  expect_error(ErrorKind::DtypeNotSupported,
+  expect_error_kind(ErrorKind::DtypeNotSupported,
                [] { ops::mse_loss(from_values({1}, {1}, DType::Int64), from_values({1}, {1}, DType::Int64)); });
 }
 
@@ -224,13 +220,13 @@ TEST(Linear, HandValuesWithBias) {
 }
 
 TEST(Linear, RejectsMismatchedFeatureDims) {
-  expect_error(ErrorKind::ShapeMismatch, [] {
+  expect_error_kind(ErrorKind::ShapeMismatch, [] {
     ops::linear(from_values({1, 2}, {1, 2}), from_values({1, 2, 3}, {1, 3}));
   });
 }
 
 TEST(Linear, RejectsThreeDimensionalWeight) {
-  expect_error(ErrorKind::ShapeMismatch, [] { ops::linear(from_values({1}, {1}), from_values({1}, {1, 1, 1})); });
+  expect_error_kind(ErrorKind::ShapeMismatch, [] { ops::linear(from_values({1}, {1}), from_values({1}, {1, 1, 1})); });
 }
 
 TEST(LayerNorm, HandValuesWithWeightAndBias) {
@@ -240,20 +236,20 @@ TEST(LayerNorm, HandValuesWithWeightAndBias) {
 }
 
 TEST(LayerNorm, RejectsEmptyNormalizedShape) {
-  expect_error(ErrorKind::InvalidArgument, [] { ops::layer_norm(from_values({1, 2}, {2}), {}); });
+  expect_error_kind(ErrorKind::InvalidArgument, [] { ops::layer_norm(from_values({1, 2}, {2}), {}); });
 }
 
 TEST(LayerNorm, RejectsNormalizedShapeThatIsNotATrailingPart) {
-  expect_error(ErrorKind::ShapeMismatch, [] { ops::layer_norm(from_values({1, 2}, {1, 2}), {1}); });
-  expect_error(ErrorKind::ShapeMismatch, [] { ops::layer_norm(from_values({1, 2}, {2}), {1, 2}); });
+  expect_error_kind(ErrorKind::ShapeMismatch, [] { ops::layer_norm(from_values({1, 2}, {1, 2}), {1}); });
+  expect_error_kind(ErrorKind::ShapeMismatch, [] { ops::layer_norm(from_values({1, 2}, {2}), {1, 2}); });
 }
 
 TEST(LayerNorm, RejectsWeightOfTheWrongShape) {
-  expect_error(ErrorKind::ShapeMismatch, [] { ops::layer_norm(from_values({1, 2}, {2}), {2}, from_values({1}, {1})); });
+  expect_error_kind(ErrorKind::ShapeMismatch, [] { ops::layer_norm(from_values({1, 2}, {2}), {2}, from_values({1}, {1})); });
 }
 
 TEST(LayerNorm, RejectsIntegerInput) {
-  expect_error(ErrorKind::DtypeNotSupported, [] { ops::layer_norm(from_values({1, 2}, {2}, DType::Int64), {2}); });
+  expect_error_kind(ErrorKind::DtypeNotSupported, [] { ops::layer_norm(from_values({1, 2}, {2}, DType::Int64), {2}); });
 }
 
 }  // namespace

@@ -5,21 +5,17 @@
 
 #include "reference/api/creation.h"
 #include "reference/api/view.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec {
 namespace {
 
+using testing_support::error_kind_of;
+using testing_support::expect_error_kind;
+using testing_support::values;
+
 using Values = std::vector<double>;
 
-template <typename Fn>
-void expect_error_kind(ErrorKind kind, Fn&& fn) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected an error of kind " << error_kind_name(kind);
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), kind) << e.what();
-  }
-}
 
 TEST(Full, FillsWithTheValue) {
   const Tensor t = ops::full({2, 2}, Scalar(1.5), DType::Float64);

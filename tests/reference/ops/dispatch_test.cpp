@@ -4,19 +4,15 @@
 #include "reference/backends/cuda/cuda_device.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec {
 namespace {
 
-ErrorKind kind_of(const auto& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "expected an error";
-  return ErrorKind::Internal;
-}
+using testing_support::error_kind_of;
+using testing_support::expect_error_kind;
+using testing_support::values;
+
 
 TEST(Dispatch, UnknownOpSuggestsNearNames) {
   try {
@@ -29,8 +25,8 @@ TEST(Dispatch, UnknownOpSuggestsNearNames) {
 }
 
 TEST(Dispatch, MissingInputIsAnInvalidArgument) {
-  EXPECT_EQ(kind_of([] { call("add", {from_values({1}, {1})}); }), ErrorKind::InvalidArgument);
-  EXPECT_EQ(kind_of([] {
+  EXPECT_EQ(error_kind_of([] { call("add", {from_values({1}, {1})}); }), ErrorKind::InvalidArgument);
+  EXPECT_EQ(error_kind_of([] {
               call("add", {from_values({1}, {1}), from_values({1}, {1}), from_values({1}, {1})});
             }),
             ErrorKind::InvalidArgument);
@@ -39,7 +35,7 @@ TEST(Dispatch, MissingInputIsAnInvalidArgument) {
 TEST(Dispatch, DevicesMustAgree) {
   const Tensor on_cpu = from_values({1, 2}, {2});
   const Tensor on_meta = Tensor::empty({2}, DType::Float64, Device::Meta);
-  EXPECT_EQ(kind_of([&] { call("add", {on_cpu, on_meta}); }), ErrorKind::DeviceMismatch);
+  EXPECT_EQ(error_kind_of([&] { call("add", {on_cpu, on_meta}); }), ErrorKind::DeviceMismatch);
 }
 
 TEST(Dispatch, LiteralsFollowTheTensorsDevice) {
@@ -52,7 +48,7 @@ TEST(Dispatch, LiteralsFollowTheTensorsDevice) {
 
 TEST(Dispatch, CudaTensorsWithoutAGpuFailWithCudaNotAvailable) {
   if (cuda::device_count() > 0) GTEST_SKIP() << "a GPU is present: " << cuda::device_description();
-  EXPECT_EQ(kind_of([] { Tensor::empty({2}, DType::Float32, Device::Cuda); }), ErrorKind::CudaNotAvailable);
+  EXPECT_EQ(error_kind_of([] { Tensor::empty({2}, DType::Float32, Device::Cuda); }), ErrorKind::CudaNotAvailable);
 }
 
 TEST(Dispatch, EveryOpOfTheCatalogueHasAParseableSchemaThatRoundTrips) {
@@ -77,7 +73,7 @@ TEST(CopyInPlace, ReadsAnOverlappingSourceBeforeWriting) {
 TEST(CopyInPlace, RejectsATargetWithSharedElements) {
   const Tensor base = from_values({7}, {1});
   const Tensor expanded = Tensor::view_of(base, {3}, {0}, 0);
-  EXPECT_EQ(kind_of([&] { ops::copy_(expanded, from_values({1, 2, 3}, {3})); }), ErrorKind::InternalOverlap);
+  EXPECT_EQ(error_kind_of([&] { ops::copy_(expanded, from_values({1, 2, 3}, {3})); }), ErrorKind::InternalOverlap);
   EXPECT_EQ(base.to_vector<double>(), std::vector<double>{7});
 }
 
@@ -85,7 +81,7 @@ TEST(CopyInPlace, DetectsOverlapThatIsNotAZeroStride) {
   const Tensor base = from_values({0, 1, 2, 3, 4, 5}, {6});
   // Rows overlap: [0, 1, 2], [1, 2, 3] share elements 1 and 2.
   const Tensor sliding = Tensor::view_of(base, {2, 3}, {1, 1}, 0);
-  EXPECT_EQ(kind_of([&] { ops::copy_(sliding, ops::lit(0.0)); }), ErrorKind::InternalOverlap);
+  EXPECT_EQ(error_kind_of([&] { ops::copy_(sliding, ops::lit(0.0)); }), ErrorKind::InternalOverlap);
   // Interleaved but disjoint ([2, 3] with strides [3, 2] over offsets 0..7) is fine.
   const Tensor wide = Tensor::empty({8}, DType::Float64);
   ops::copy_(Tensor::view_of(wide, {2, 3}, {3, 2}, 0), ops::lit(1.0));
@@ -94,14 +90,14 @@ TEST(CopyInPlace, DetectsOverlapThatIsNotAZeroStride) {
 
 TEST(CopyInPlace, SourceLargerThanTargetIsAnInplaceBroadcastError) {
   const Tensor target = from_values({5}, {1});
-  EXPECT_EQ(kind_of([&] { ops::copy_(target, from_values({1, 2, 3}, {3})); }), ErrorKind::InplaceBroadcast);
+  EXPECT_EQ(error_kind_of([&] { ops::copy_(target, from_values({1, 2, 3}, {3})); }), ErrorKind::InplaceBroadcast);
   EXPECT_EQ(target.to_vector<double>(), std::vector<double>{5});
 }
 
 TEST(CopyInPlace, OnMetaChecksWithoutWriting) {
   const Tensor target = Tensor::empty({2}, DType::Float32, Device::Meta);
   EXPECT_EQ(ops::copy_(target, Tensor::empty({2}, DType::Float64, Device::Meta)).device(), Device::Meta);
-  EXPECT_EQ(kind_of([&] {
+  EXPECT_EQ(error_kind_of([&] {
               ops::copy_(target, Tensor::empty({2, 2}, DType::Float64, Device::Meta));
             }),
             ErrorKind::InplaceBroadcast);
@@ -116,13 +112,13 @@ TEST(DerivedVariants, InPlaceWritesIntoSelfAndReturnsIt) {
 
 TEST(DerivedVariants, InPlaceRejectsAResultWithMoreElementsAndLeavesSelfUntouched) {
   const Tensor x = from_values({1}, {1});
-  EXPECT_EQ(kind_of([&] { call("add_", {x, from_values({1, 2, 3}, {3})}); }), ErrorKind::InplaceBroadcast);
+  EXPECT_EQ(error_kind_of([&] { call("add_", {x, from_values({1, 2, 3}, {3})}); }), ErrorKind::InplaceBroadcast);
   EXPECT_EQ(x.to_vector<double>(), std::vector<double>{1});
 }
 
 TEST(DerivedVariants, InPlaceRejectsAResultOfAHigherCategory) {
   const Tensor x = from_values({1, 2}, {2}, DType::Int64);
-  EXPECT_EQ(kind_of([&] { call("add_", {x, ops::lit(0.5)}); }), ErrorKind::DtypeCastNotAllowed);
+  EXPECT_EQ(error_kind_of([&] { call("add_", {x, ops::lit(0.5)}); }), ErrorKind::DtypeCastNotAllowed);
   EXPECT_EQ(x.to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 2}));
 }
 
@@ -132,7 +128,7 @@ TEST(DerivedVariants, OutWritesIntoOutAndChecksItsShape) {
   EXPECT_TRUE(result.is_same(out));
   EXPECT_EQ(out.to_vector<double>(), (std::vector<double>{4, 6}));
   const Tensor wrong = Tensor::empty({3}, DType::Float64);
-  EXPECT_EQ(kind_of([&] {
+  EXPECT_EQ(error_kind_of([&] {
               call("add.out", {from_values({1, 2}, {2}), from_values({3, 4}, {2}), wrong});
             }),
             ErrorKind::OutShapeMismatch);
@@ -144,7 +140,7 @@ TEST(DerivedVariants, OutMayBeOfAWiderDtypeButNotALowerCategory) {
   call("add.out", {from_values({1}, {1}, DType::Float32), from_values({2}, {1}, DType::Float32), wide});
   EXPECT_EQ(wide.to_vector<double>(), std::vector<double>{3});
   const Tensor narrow_category = Tensor::empty({1}, DType::Int64);
-  EXPECT_EQ(kind_of([&] {
+  EXPECT_EQ(error_kind_of([&] {
               call("add.out",
                    {from_values({1}, {1}, DType::Float32), from_values({2}, {1}, DType::Float32), narrow_category});
             }),

@@ -4,19 +4,15 @@
 
 #include "reference/api/conversion.h"
 #include "reference/api/random.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec {
 namespace {
 
-template <typename Fn>
-void expect_error(ErrorKind kind, Fn&& fn) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected an error of kind " << error_kind_name(kind);
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), kind) << e.what();
-  }
-}
+using testing_support::error_kind_of;
+using testing_support::expect_error_kind;
+using testing_support::values;
+
 
 Tensor meta_like(const Tensor& t) { return Tensor::empty(t.shape(), t.dtype(), Device::Meta); }
 
@@ -52,15 +48,15 @@ TEST(Item, ReadsTheElementOfAView) {
 TEST(Item, NanSurvives) { EXPECT_TRUE(std::isnan(ops::item(from_values({NAN}, {})).to_vector<double>()[0])); }
 
 TEST(Item, MoreThanOneElementIsAScalarConversionError) {
-  expect_error(ErrorKind::ScalarConversion, [] { ops::item(from_values({1, 2}, {2})); });
+  expect_error_kind(ErrorKind::ScalarConversion, [] { ops::item(from_values({1, 2}, {2})); });
 }
 
 TEST(Item, EmptyTensorIsAScalarConversionError) {
-  expect_error(ErrorKind::ScalarConversion, [] { ops::item(Tensor::empty({0}, DType::Float64)); });
+  expect_error_kind(ErrorKind::ScalarConversion, [] { ops::item(Tensor::empty({0}, DType::Float64)); });
 }
 
 TEST(Item, OnMetaIsDataDependent) {
-  expect_error(ErrorKind::DataDependentOnMeta, [] { ops::item(meta_like(from_values({1}, {}))); });
+  expect_error_kind(ErrorKind::DataDependentOnMeta, [] { ops::item(meta_like(from_values({1}, {}))); });
 }
 
 TEST(IsNonzero, ZeroAndNegativeZeroAreFalse) {
@@ -75,8 +71,8 @@ TEST(IsNonzero, NanAndNonZeroAreTrue) {
 }
 
 TEST(IsNonzero, AmbiguousTensorsAreScalarConversionErrors) {
-  expect_error(ErrorKind::ScalarConversion, [] { ops::is_nonzero(from_values({1, 1}, {2})); });
-  expect_error(ErrorKind::ScalarConversion, [] { ops::is_nonzero(Tensor::empty({0, 2}, DType::Bool)); });
+  expect_error_kind(ErrorKind::ScalarConversion, [] { ops::is_nonzero(from_values({1, 1}, {2})); });
+  expect_error_kind(ErrorKind::ScalarConversion, [] { ops::is_nonzero(Tensor::empty({0, 2}, DType::Bool)); });
 }
 
 TEST(Nonzero, ListsIndicesInRowMajorOrder) {
@@ -107,7 +103,7 @@ TEST(Nonzero, EmptyInputGivesZeroRows) {
 }
 
 TEST(Nonzero, OnMetaIsDataDependent) {
-  expect_error(ErrorKind::DataDependentOnMeta, [] { ops::nonzero(meta_like(from_values({1, 0}, {2}))); });
+  expect_error_kind(ErrorKind::DataDependentOnMeta, [] { ops::nonzero(meta_like(from_values({1, 0}, {2}))); });
 }
 
 TEST(MaskedSelect, SelectsInRowMajorOrderWithABroadcastMask) {
@@ -136,19 +132,19 @@ TEST(MaskedSelect, AllFalseGivesEmpty) {
 }
 
 TEST(MaskedSelect, NonBoolMaskIsRejected) {
-  expect_error(ErrorKind::DtypeNotSupported, [] {
+  expect_error_kind(ErrorKind::DtypeNotSupported, [] {
     ops::masked_select(from_values({1, 2}, {2}), from_values({1, 0}, {2}, DType::Int64));
   });
 }
 
 TEST(MaskedSelect, UnbroadcastableShapesAreRejected) {
-  expect_error(ErrorKind::ShapeMismatch, [] {
+  expect_error_kind(ErrorKind::ShapeMismatch, [] {
     ops::masked_select(from_values({1, 2}, {2}), from_values({1, 0, 1}, {3}, DType::Bool));
   });
 }
 
 TEST(MaskedSelect, OnMetaIsDataDependent) {
-  expect_error(ErrorKind::DataDependentOnMeta, [] {
+  expect_error_kind(ErrorKind::DataDependentOnMeta, [] {
     ops::masked_select(meta_like(from_values({1}, {1})), meta_like(from_values({1}, {1}, DType::Bool)));
   });
 }

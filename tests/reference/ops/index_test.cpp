@@ -7,9 +7,14 @@
 #include "reference/api/creation.h"
 #include "reference/api/index.h"
 #include "reference/api/view.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec {
 namespace {
+
+using testing_support::error_kind_of;
+using testing_support::expect_error_kind;
+using testing_support::values;
 
 using Values = std::vector<double>;
 
@@ -21,15 +26,6 @@ Tensor mask(std::initializer_list<double> values, const Shape& shape) {
   return from_values(values, shape, DType::Bool);
 }
 
-template <typename Fn>
-void expect_error_kind(ErrorKind kind, Fn&& fn) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected an error of kind " << error_kind_name(kind);
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), kind) << e.what();
-  }
-}
 
 // ---- cat / stack
 

@@ -8,9 +8,14 @@
 #include "reference/api/conversion.h"
 #include "reference/api/linalg.h"
 #include "reference/ops/registry.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec {
 namespace {
+
+using testing_support::error_kind_of;
+using testing_support::expect_error_kind;
+using testing_support::values;
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -18,7 +23,6 @@ using ::testing::HasSubstr;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::vector<double> values(const Tensor& t) { return t.to_vector<double>(); }
 
 template <typename Fn>
 void expect_error(Fn&& fn, ErrorKind kind, const std::string& fragment) {

@@ -7,28 +7,23 @@
 #include "reference/api/conversion.h"
 #include "reference/api/reduce.h"
 #include "reference/ops/registry.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec {
 namespace {
+
+using testing_support::error_kind_of;
+using testing_support::expect_error_kind;
+using testing_support::values;
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 using Dims = std::vector<std::int64_t>;
 using Values = std::vector<double>;
 
-Values values(const Tensor& t) { return t.to_vector<double>(); }
 
 // The kind of the funcspec::Error that `fn` throws (Internal when it throws none, so the
 // expectation fails visibly).
-template <typename Fn>
-ErrorKind error_kind_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  return ErrorKind::Internal;
-}
 
 Tensor matrix23() { return from_values({1, 2, 3, 4, 5, 6}, {2, 3}); }
 

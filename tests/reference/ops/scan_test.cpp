@@ -5,26 +5,21 @@
 #include <limits>
 
 #include "reference/api/scan.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec {
 namespace {
+
+using testing_support::error_kind_of;
+using testing_support::expect_error_kind;
+using testing_support::values;
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 using Values = std::vector<double>;
 using Indices = std::vector<std::int64_t>;
 
-Values values(const Tensor& t) { return t.to_vector<double>(); }
 Indices indices(const Tensor& t) { return t.to_vector<std::int64_t>(); }
 
-template <typename Fn>
-ErrorKind error_kind_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  return ErrorKind::Internal;
-}
 
 Tensor matrix23() { return from_values({1, 2, 3, 4, 5, 6}, {2, 3}); }
 

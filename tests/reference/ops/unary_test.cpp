@@ -9,9 +9,14 @@
 #include "reference/api/conversion.h"
 #include "reference/api/unary.h"
 #include "reference/ops/registry.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec {
 namespace {
+
+using testing_support::error_kind_of;
+using testing_support::expect_error_kind;
+using testing_support::values;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -26,18 +31,7 @@ Tensor i64(std::initializer_list<double> v) {
 Tensor bools(std::initializer_list<double> v) {
   return from_values(v, {static_cast<std::int64_t>(v.size())}, DType::Bool);
 }
-std::vector<double> values(const Tensor& t) { return t.to_vector<double>(); }
 
-template <typename Fn>
-ErrorKind error_kind_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "expected an error";
-  return ErrorKind::Internal;
-}
 
 // Elementwise comparison that treats NaN as equal to NaN and checks the sign of zeros.
 void expect_same(const std::vector<double>& got, const std::vector<double>& want, double tolerance = 0.0) {

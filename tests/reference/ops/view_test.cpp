@@ -2,9 +2,14 @@
 
 #include "reference/api/conversion.h"
 #include "reference/api/view.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec {
 namespace {
+
+using testing_support::error_kind_of;
+using testing_support::expect_error_kind;
+using testing_support::values;
 
 using IntList = std::vector<std::int64_t>;
 using Values = std::vector<double>;
@@ -16,15 +21,6 @@ Tensor iota(const Shape& shape) {
   return from_vector(values, shape, DType::Float64);
 }
 
-template <typename Fn>
-void expect_error_kind(ErrorKind kind, Fn&& fn) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected an error of kind " << error_kind_name(kind);
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), kind) << e.what();
-  }
-}
 
 Tensor meta_of(const Shape& shape) { return Tensor::empty(shape, DType::Float32, Device::Meta); }
 
