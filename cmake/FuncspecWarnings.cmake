@@ -10,3 +10,14 @@ if(FUNCSPEC_SANITIZE)
     $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer>)
   target_link_options(funcspec_flags INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=all)
 endif()
+
+# Every translation unit parses Boost.Multiprecision/Math and fmt (the oracle dtype is part of every
+# kernel's type list); precompiling them roughly halves a clean build on CI's two cores. Configure
+# with -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON to check that each file includes what it uses.
+set(FUNCSPEC_PRECOMPILED_HEADERS
+  <boost/multiprecision/cpp_bin_float.hpp> <boost/math/special_functions/erf.hpp>
+  <boost/math/special_functions/expm1.hpp> <boost/math/special_functions/log1p.hpp>
+  <fmt/format.h> <fmt/ranges.h> <functional> <map> <memory> <optional> <string> <variant> <vector>)
+function(funcspec_precompile target)
+  target_precompile_headers(${target} PRIVATE ${FUNCSPEC_PRECOMPILED_HEADERS} ${ARGN})
+endfunction()
