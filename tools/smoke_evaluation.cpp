@@ -30,8 +30,8 @@ int run_smoke_evaluation(std::ostream& out, std::uint64_t seed, bool verbose) {
       if (v.passed()) {
         ++passed;
         if (verbose)
-          fmt::print(out, "  pass {:<22} {:<16} {} samples ({} agreeing errors), max error {:.3g} ulps\n", v.op, v.check,
-                     v.samples_run, v.error_samples, v.max_error_ulps);
+          fmt::print(out, "  pass {:<22} {:<16} {} samples ({} agreeing errors), max error {:.3g} ulps\n", v.op,
+                     v.check, v.samples_run, v.error_samples, v.max_error_ulps);
       } else {
         ++failed;
         for (const std::string& f : v.failures) fmt::print(out, "  FAIL {:<16} {}\n", v.check, f);

@@ -12,7 +12,7 @@ struct SampleVerdict {
   std::string op;
   std::string check;  // "meta", "oracle-float64", "oracle-float32", "variant"
   int samples_run = 0;
-  int error_samples = 0;  // samples where both sides raised the same error kind (agreement, but no values)
+  int error_samples = 0;      // samples where both sides raised the same error kind (agreement, but no values)
   double max_error_ulps = 0;  // largest error seen, logged even on a pass
   std::vector<std::string> failures;
   bool passed() const { return failures.empty(); }

@@ -11,7 +11,6 @@ using testing_support::error_kind_of;
 using testing_support::expect_error_kind;
 using testing_support::values;
 
-
 TEST(BroadcastShapes, AlignsTrailingDims) {
   EXPECT_EQ(broadcast_shapes(std::vector<Shape>{{2, 1, 3}, {4, 1}}, "t"), (Shape{2, 4, 3}));
   EXPECT_EQ(broadcast_shapes(std::vector<Shape>{{}, {5}}, "t"), (Shape{5}));

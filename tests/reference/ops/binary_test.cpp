@@ -34,7 +34,6 @@ Tensor bools(std::initializer_list<double> v) {
 }
 using ops::lit;
 
-
 // Elementwise comparison that treats NaN as equal to NaN and checks the sign of zeros.
 void expect_same(const std::vector<double>& got, const std::vector<double>& want, double tolerance = 0.0) {
   ASSERT_EQ(got.size(), want.size());

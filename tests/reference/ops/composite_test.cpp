@@ -15,7 +15,6 @@ using testing_support::error_kind_of;
 using testing_support::expect_error_kind;
 using testing_support::values;
 
-
 void expect_near_all(const Tensor& t, const std::vector<double>& want, double tolerance = 1e-12) {
   const std::vector<double> got = t.to_vector<double>();
   ASSERT_EQ(got.size(), want.size());
@@ -92,9 +91,7 @@ TEST(Dropout, PEqualOneGivesZerosForFiniteInput) {
   EXPECT_EQ(ops::dropout(from_values({3, -2}, {2}), 1.0).to_vector<double>(), (std::vector<double>{0, 0}));
 }
 
-TEST(Softmax, HandValues) {
-  expect_near_all(ops::softmax(from_values({0, std::log(3.0)}, {1, 2}), 1), {0.25, 0.75});
-}
+TEST(Softmax, HandValues) { expect_near_all(ops::softmax(from_values({0, std::log(3.0)}, {1, 2}), 1), {0.25, 0.75}); }
 
 TEST(Softmax, LargeInputsDoNotOverflow) {
   expect_near_all(ops::softmax(from_values({1000, 1000}, {2}), 0), {0.5, 0.5});
@@ -204,12 +201,13 @@ TEST(MseLoss, HandValuesForEachReduction) {
 }
 
 TEST(MseLoss, RejectsUnknownReduction) {
-  expect_error_kind(ErrorKind::InvalidArgument, [] { ops::mse_loss(from_values({1}, {1}), from_values({1}, {1}), "max"); });
+  expect_error_kind(ErrorKind::InvalidArgument,
+                    [] { ops::mse_loss(from_values({1}, {1}), from_values({1}, {1}), "max"); });
 }
 
 TEST(MseLoss, RejectsIntegerInputs) {
   expect_error_kind(ErrorKind::DtypeNotSupported,
-               [] { ops::mse_loss(from_values({1}, {1}, DType::Int64), from_values({1}, {1}, DType::Int64)); });
+                    [] { ops::mse_loss(from_values({1}, {1}, DType::Int64), from_values({1}, {1}, DType::Int64)); });
 }
 
 TEST(Linear, HandValuesWithBias) {
@@ -245,7 +243,9 @@ TEST(LayerNorm, RejectsNormalizedShapeThatIsNotATrailingPart) {
 }
 
 TEST(LayerNorm, RejectsWeightOfTheWrongShape) {
-  expect_error_kind(ErrorKind::ShapeMismatch, [] { ops::layer_norm(from_values({1, 2}, {2}), {2}, from_values({1}, {1})); });
+  expect_error_kind(ErrorKind::ShapeMismatch, [] {
+    ops::layer_norm(from_values({1, 2}, {2}), {2}, from_values({1}, {1}));
+  });
 }
 
 TEST(LayerNorm, RejectsIntegerInput) {

@@ -16,7 +16,6 @@ using testing_support::values;
 
 using Values = std::vector<double>;
 
-
 TEST(Full, FillsWithTheValue) {
   const Tensor t = ops::full({2, 2}, Scalar(1.5), DType::Float64);
   EXPECT_EQ(t.dtype(), DType::Float64);

@@ -13,7 +13,6 @@ using testing_support::error_kind_of;
 using testing_support::expect_error_kind;
 using testing_support::values;
 
-
 TEST(Dispatch, UnknownOpSuggestsNearNames) {
   try {
     call("ad", {});

@@ -13,7 +13,6 @@ using testing_support::error_kind_of;
 using testing_support::expect_error_kind;
 using testing_support::values;
 
-
 Tensor meta_like(const Tensor& t) { return Tensor::empty(t.shape(), t.dtype(), Device::Meta); }
 
 TEST(Item, ReturnsAWrappedNumberHoldingTheValue) {

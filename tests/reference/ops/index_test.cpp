@@ -26,7 +26,6 @@ Tensor mask(std::initializer_list<double> values, const Shape& shape) {
   return from_values(values, shape, DType::Bool);
 }
 
-
 // ---- cat / stack
 
 TEST(Cat, JoinsAlongADim) {

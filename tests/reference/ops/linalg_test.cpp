@@ -23,7 +23,6 @@ using ::testing::HasSubstr;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-
 template <typename Fn>
 void expect_error(Fn&& fn, ErrorKind kind, const std::string& fragment) {
   try {

@@ -18,7 +18,6 @@ using testing_support::error_kind_of;
 using testing_support::expect_error_kind;
 using testing_support::values;
 
-
 double mean_of(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += x;
@@ -274,12 +273,14 @@ TEST(Normal, IsMeanPlusStdTimesTheStandardNormal) {
 }
 
 TEST(Normal, RejectsNegativeStd) {
-  expect_error_kind(ErrorKind::InvalidArgument, [] { ops::normal(from_values({0, 0}, {2}), from_values({1, -1}, {2})); });
+  expect_error_kind(ErrorKind::InvalidArgument, [] {
+    ops::normal(from_values({0, 0}, {2}), from_values({1, -1}, {2}));
+  });
 }
 
 TEST(Normal, RejectsIntegerMeanAndStd) {
   expect_error_kind(ErrorKind::DtypeNotSupported,
-               [] { ops::normal(from_values({0}, {1}, DType::Int64), from_values({1}, {1}, DType::Int64)); });
+                    [] { ops::normal(from_values({0}, {1}, DType::Int64), from_values({1}, {1}, DType::Int64)); });
 }
 
 TEST(Uniform, ValuesLieInFromTo) {

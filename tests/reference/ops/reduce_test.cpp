@@ -21,7 +21,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 using Dims = std::vector<std::int64_t>;
 using Values = std::vector<double>;
 
-
 // The kind of the funcspec::Error that `fn` throws (Internal when it throws none, so the
 // expectation fails visibly).
 
@@ -261,9 +260,7 @@ TEST(ReduceMean, IntegerInputIsNotSupported) {
   EXPECT_EQ(error_kind_of([] { ops::mean(from_values({1, 2}, {2}, DType::Int64)); }), ErrorKind::DtypeNotSupported);
 }
 
-TEST(ReduceMean, OverOneDim) {
-  EXPECT_EQ(values(ops::mean(matrix23(), Dims{1})), (Values{2, 5}));
-}
+TEST(ReduceMean, OverOneDim) { EXPECT_EQ(values(ops::mean(matrix23(), Dims{1})), (Values{2, 5})); }
 
 TEST(ReduceMean, DtypeMakesIntegersFloating) {
   const Tensor m = ops::mean(from_values({1, 2}, {2}, DType::Int64), std::nullopt, false, DType::Float64);
@@ -271,9 +268,7 @@ TEST(ReduceMean, DtypeMakesIntegersFloating) {
   EXPECT_EQ(values(m), Values{1.5});
 }
 
-TEST(ReduceMean, EmptyIsNan) {
-  EXPECT_TRUE(std::isnan(values(ops::mean(Tensor::empty({0}, DType::Float64)))[0]));
-}
+TEST(ReduceMean, EmptyIsNan) { EXPECT_TRUE(std::isnan(values(ops::mean(Tensor::empty({0}, DType::Float64)))[0])); }
 
 TEST(ReduceVar, IntegerInputIsNotSupported) {
   EXPECT_EQ(error_kind_of([] { ops::var(from_values({1, 2}, {2}, DType::Int64)); }), ErrorKind::DtypeNotSupported);

@@ -20,7 +20,6 @@ using Indices = std::vector<std::int64_t>;
 
 Indices indices(const Tensor& t) { return t.to_vector<std::int64_t>(); }
 
-
 Tensor matrix23() { return from_values({1, 2, 3, 4, 5, 6}, {2, 3}); }
 
 // [[1, 2, 3], [4, 5, 6]] stored column by column.

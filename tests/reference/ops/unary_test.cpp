@@ -32,7 +32,6 @@ Tensor bools(std::initializer_list<double> v) {
   return from_values(v, {static_cast<std::int64_t>(v.size())}, DType::Bool);
 }
 
-
 // Elementwise comparison that treats NaN as equal to NaN and checks the sign of zeros.
 void expect_same(const std::vector<double>& got, const std::vector<double>& want, double tolerance = 0.0) {
   ASSERT_EQ(got.size(), want.size());

@@ -21,7 +21,6 @@ Tensor iota(const Shape& shape) {
   return from_vector(values, shape, DType::Float64);
 }
 
-
 Tensor meta_of(const Shape& shape) { return Tensor::empty(shape, DType::Float32, Device::Meta); }
 
 TEST(ViewOp, InfersMinusOneAndKeepsStorage) {
