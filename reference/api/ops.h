@@ -5,6 +5,7 @@
 #include "reference/api/composite.h"
 #include "reference/api/conversion.h"
 #include "reference/api/creation.h"
+#include "reference/api/dynamic.h"
 #include "reference/api/index.h"
 #include "reference/api/linalg.h"
 #include "reference/api/random.h"

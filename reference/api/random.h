@@ -37,10 +37,4 @@ inline Tensor uniform_(const Tensor& self, double from = 0, double to = 1) {
 }
 inline Tensor bernoulli_(const Tensor& self, double p = 0.5) { return call_one("bernoulli_", {self}, {{"p", p}}); }
 
-// Value-dependent ops. item and is_nonzero return their value as a 0-dim wrapped number.
-inline Tensor item(const Tensor& self) { return call_one("item", {self}); }
-inline Tensor is_nonzero(const Tensor& self) { return call_one("is_nonzero", {self}); }
-inline Tensor nonzero(const Tensor& self) { return call_one("nonzero", {self}); }
-inline Tensor masked_select(const Tensor& self, const Tensor& mask) { return call_one("masked_select", {self, mask}); }
-
 }  // namespace funcspec::ops

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "reference/api/conversion.h"
+#include "reference/api/dynamic.h"
 #include "reference/api/random.h"
 #include "tests/reference/test_support.h"
 
