@@ -14,21 +14,6 @@
 namespace funcspec::samples {
 namespace {
 
-// A non-contiguous tensor made directly with Tensor::view_of (a transpose for rank >= 2, every
-// other element for rank 1), so these samples do not depend on the view ops' catalogue.
-Tensor non_contiguous(SampleRng& rng, const Shape& shape, DType dtype, double lo, double hi) {
-  if (shape.size() >= 2) {
-    Shape swapped = shape;
-    std::swap(swapped[0], swapped[1]);
-    const Tensor base = rng.tensor(swapped, dtype, lo, hi);
-    Strides strides = base.strides();
-    std::swap(strides[0], strides[1]);
-    return Tensor::view_of(base, shape, strides, 0);
-  }
-  const Tensor base = rng.tensor({shape.at(0) * 2}, dtype, lo, hi);
-  return Tensor::view_of(base, shape, {2}, 0);
-}
-
 Tensor lit(const Scalar& value) { return Tensor::wrapped_scalar(value); }
 
 // Every pair of special values: a column against a row, broadcast to 8x8.
@@ -65,10 +50,10 @@ std::vector<OpSample> binary_samples(DType floating, SampleRng& rng, const Binar
        attrs,
        "broadcast [4,1] with [1,5]"},
       {{rng.tensor({64}, floating, d.lo, d.hi), rng.tensor({64}, floating, d.other_lo, d.other_hi)}, attrs, "64 pairs"},
-      {{non_contiguous(rng, {3, 4}, floating, d.lo, d.hi), rng.tensor({3, 4}, floating, d.other_lo, d.other_hi)},
+      {{rng.strided_tensor({3, 4}, floating, d.lo, d.hi), rng.tensor({3, 4}, floating, d.other_lo, d.other_hi)},
        attrs,
        "transposed self"},
-      {{rng.tensor({5}, floating, d.lo, d.hi), non_contiguous(rng, {5}, floating, d.other_lo, d.other_hi)},
+      {{rng.tensor({5}, floating, d.lo, d.hi), rng.strided_tensor({5}, floating, d.other_lo, d.other_hi)},
        attrs,
        "stride-2 other"},
       {{rng.tensor({}, floating, d.lo, d.hi), rng.tensor({}, floating, d.other_lo, d.other_hi)}, attrs, "rank 0"},
@@ -114,7 +99,7 @@ std::vector<OpSample> where_samples(DType floating, SampleRng& rng) {
       {{rng.tensor({3, 1}, DType::Bool), rng.tensor({4}, floating), rng.tensor({1, 4}, floating)},
        {},
        "all three broadcast"},
-      {{non_contiguous(rng, {3, 4}, DType::Bool, 0, 1), non_contiguous(rng, {3, 4}, floating, -2, 2),
+      {{rng.strided_tensor({3, 4}, DType::Bool, 0, 1), rng.strided_tensor({3, 4}, floating, -2, 2),
         rng.tensor({3, 4}, floating)},
        {},
        "transposed condition and self"},
@@ -139,7 +124,7 @@ std::vector<OpSample> clamp_samples(DType floating, SampleRng& rng) {
       {{rng.tensor({5}, floating), rng.tensor({5}, floating)}, {}, "min only"},
       {{rng.tensor({5}, floating), Tensor(), rng.tensor({5}, floating)}, {}, "max only"},
       {{rng.tensor({6}, floating), lit(1.0), lit(-1.0)}, {}, "min > max gives max"},
-      {{non_contiguous(rng, {3, 4}, floating, -2, 2), lit(-0.5), lit(0.5)}, {}, "transposed self, literal bounds"},
+      {{rng.strided_tensor({3, 4}, floating, -2, 2), lit(-0.5), lit(0.5)}, {}, "transposed self, literal bounds"},
       {{rng.tensor({}, floating), rng.tensor({}, floating, -2, 0), rng.tensor({}, floating, 0, 2)}, {}, "rank 0"},
       {{rng.tensor({0, 3}, floating), lit(-1.0), lit(1.0)}, {}, "size-0 dim"},
       {{from_values({nan, inf, -inf, 0.5, -3.0}, {5}, floating), lit(-1.0), lit(1.0)},

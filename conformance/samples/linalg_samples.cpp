@@ -6,25 +6,6 @@
 namespace funcspec::samples {
 namespace {
 
-// NOTE: SampleRng::strided_tensor goes through the view family's permute and slice; these samples
-// build their non-contiguous inputs directly so they run whether or not those ops are present.
-// Rank >= 2: the transpose of the last two dims of a contiguous tensor; rank 1: every other element.
-Tensor non_contiguous(SampleRng& rng, const Shape& shape, DType dtype, double lo = -2.0, double hi = 2.0) {
-  if (shape.size() >= 2) {
-    Shape swapped = shape;
-    std::swap(swapped[swapped.size() - 1], swapped[swapped.size() - 2]);
-    const Tensor base = rng.tensor(swapped, dtype, lo, hi);
-    Strides strides = base.strides();
-    std::swap(strides[strides.size() - 1], strides[strides.size() - 2]);
-    return Tensor::view_of(base, shape, strides, 0);
-  }
-  if (shape.size() == 1) {
-    const Tensor base = rng.tensor({shape[0] * 2}, dtype, lo, hi);
-    return Tensor::view_of(base, shape, {2}, 0);
-  }
-  return rng.tensor(shape, dtype, lo, hi);
-}
-
 // A batch of n×n matrices that are strictly diagonally dominant by rows with margin at least 2:
 // off-diagonal entries in [-1, 1), diagonal entries ±[n + 1, n + 2) with random signs. By Varah's
 // bound ||A⁻¹||∞ <= 1 / margin = 1/2, and ||A||∞ <= 2n + 1, so cond∞(A) <= n + 1/2.
@@ -93,7 +74,7 @@ std::vector<OpSample> einsum_samples(DType f, SampleRng& rng) {
       {{rng.tensor({3}, f), rng.tensor({}, f)}, equation("i,->i"), "vector times rank 0"},
       {{rng.tensor({2, 0}, f), rng.tensor({0, 3}, f)}, equation("ij,jk->ik"), "empty contraction gives zeros"},
       {{rng.tensor({0, 3}, f), rng.tensor({3, 2}, f)}, equation("ij,jk->ik"), "size-0 output dim"},
-      {{non_contiguous(rng, {3, 2}, f), non_contiguous(rng, {2}, f)}, equation("ij,j->i"), "non-contiguous"},
+      {{rng.strided_tensor({3, 2}, f), rng.strided_tensor({2}, f)}, equation("ij,j->i"), "non-contiguous"},
       {{rng.tensor({2, 3}, DType::Int64, -5, 5), rng.tensor({3}, DType::Int64, -5, 5)}, equation("ij,j->i"), "int64"},
       {{rng.tensor({2, 3}, f), rng.tensor({3}, DType::Int64, -5, 5)}, equation("ij,j->i"), "int64 promoted"},
   };
@@ -107,7 +88,7 @@ std::vector<OpSample> tril_triu_samples(DType f, SampleRng& rng) {
   out.push_back({{rng.tensor({2, 3, 3}, f)}, {}, "batched"});
   out.push_back({{rng.tensor({0, 3}, f)}, {}, "size-0 rows"});
   out.push_back({{rng.tensor({2, 0, 3, 2}, f)}, {}, "size-0 batch"});
-  out.push_back({{non_contiguous(rng, {4, 3}, f)}, {{"diagonal", 1}}, "non-contiguous"});
+  out.push_back({{rng.strided_tensor({4, 3}, f)}, {{"diagonal", 1}}, "non-contiguous"});
   out.push_back({{rng.tensor({3, 3}, DType::Int64, -5, 5)}, {}, "int64"});
   out.push_back({{rng.tensor({3, 3}, DType::Bool)}, {}, "bool"});
   return out;
@@ -121,7 +102,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                 [](DType f, SampleRng& rng) {
                   return std::vector<OpSample>{
                       {{rng.tensor({2, 3}, f), rng.tensor({3, 4}, f)}, {}, "2x3 by 3x4"},
-                      {{non_contiguous(rng, {3, 2}, f), non_contiguous(rng, {2, 3}, f)}, {}, "non-contiguous"},
+                      {{rng.strided_tensor({3, 2}, f), rng.strided_tensor({2, 3}, f)}, {}, "non-contiguous"},
                       {{rng.tensor({2, 0}, f), rng.tensor({0, 3}, f)}, {}, "empty inner dim"},
                       {{rng.tensor({2, 3}, DType::Int64, -5, 5), rng.tensor({3, 2}, DType::Int64, -5, 5)}, {}, "int64"},
                   };
@@ -131,7 +112,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                 [](DType f, SampleRng& rng) {
                   return std::vector<OpSample>{
                       {{rng.tensor({2, 2, 3}, f), rng.tensor({2, 3, 4}, f)}, {}, "batch of 2"},
-                      {{non_contiguous(rng, {3, 3, 2}, f), rng.tensor({3, 2, 2}, f)}, {}, "non-contiguous"},
+                      {{rng.strided_tensor({3, 3, 2}, f), rng.tensor({3, 2, 2}, f)}, {}, "non-contiguous"},
                       {{rng.tensor({0, 2, 3}, f), rng.tensor({0, 3, 4}, f)}, {}, "empty batch"},
                   };
                 },
@@ -140,7 +121,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                 [](DType f, SampleRng& rng) {
                   return std::vector<OpSample>{
                       {{rng.tensor({2, 3}, f), rng.tensor({3}, f)}, {}, "2x3 by 3"},
-                      {{non_contiguous(rng, {4, 2}, f), non_contiguous(rng, {2}, f)}, {}, "non-contiguous"},
+                      {{rng.strided_tensor({4, 2}, f), rng.strided_tensor({2}, f)}, {}, "non-contiguous"},
                       {{rng.tensor({0, 3}, f), rng.tensor({3}, f)}, {}, "no rows"},
                   };
                 },
@@ -149,7 +130,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                 [](DType f, SampleRng& rng) {
                   return std::vector<OpSample>{
                       {{rng.tensor({4}, f), rng.tensor({4}, f)}, {}, "length 4"},
-                      {{non_contiguous(rng, {3}, f), rng.tensor({3}, f)}, {}, "non-contiguous"},
+                      {{rng.strided_tensor({3}, f), rng.tensor({3}, f)}, {}, "non-contiguous"},
                       {{rng.tensor({0}, f), rng.tensor({0}, f)}, {}, "empty"},
                   };
                 },
@@ -159,7 +140,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
        [](DType f, SampleRng& rng) {
          return std::vector<OpSample>{
              {{rng.tensor({3}, f), rng.tensor({4}, f)}, {}, "3 by 4"},
-             {{non_contiguous(rng, {2}, f), rng.tensor({3}, DType::Int64, -5, 5)}, {}, "non-contiguous, promoted"},
+             {{rng.strided_tensor({2}, f), rng.tensor({3}, DType::Int64, -5, 5)}, {}, "non-contiguous, promoted"},
              {{rng.tensor({0}, f), rng.tensor({2}, f)}, {}, "empty"},
          };
        },
@@ -174,7 +155,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                       {{rng.tensor({2, 1, 2, 3}, f), rng.tensor({3, 3, 2}, f)}, {}, "batch dims broadcast"},
                       {{rng.tensor({2, 2, 3}, f), rng.tensor({3}, f)}, {}, "3-D by 1-D"},
                       {{rng.tensor({3}, f), rng.tensor({2, 3, 2}, f)}, {}, "1-D by 3-D"},
-                      {{non_contiguous(rng, {2, 3, 2}, f), rng.tensor({2, 3}, f)}, {}, "non-contiguous, 3-D by 2-D"},
+                      {{rng.strided_tensor({2, 3, 2}, f), rng.tensor({2, 3}, f)}, {}, "non-contiguous, 3-D by 2-D"},
                       {{rng.tensor({0, 2, 3}, f), rng.tensor({3, 2}, f)}, {}, "empty batch"},
                   };
                 },
@@ -183,7 +164,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                 [](DType f, SampleRng& rng) {
                   std::vector<OpSample> out{
                       {{rng.tensor({3, 3}, f)}, {}, "3x3"},
-                      {{non_contiguous(rng, {4, 4}, f)}, {}, "non-contiguous"},
+                      {{rng.strided_tensor({4, 4}, f)}, {}, "non-contiguous"},
                       {{rng.tensor({0, 0}, f)}, {}, "0x0"},
                       {{rng.tensor({3, 3}, DType::Int64, -5, 5)}, {}, "int64"},
                   };
@@ -243,7 +224,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                       {{well_conditioned(rng, {1}, 4, f), rng.tensor({3, 4, 1}, f)}, {}, "batch dims broadcast"},
                       {{well_conditioned(rng, {}, 3, f), rng.tensor({2, 3}, f)}, right, "left=False"},
                       {{well_conditioned(rng, {2}, 3, f), rng.tensor({3}, f)}, right, "left=False, vector"},
-                      {{well_conditioned(rng, {}, 4, f, true), non_contiguous(rng, {4, 2}, f)}, {}, "non-contiguous"},
+                      {{well_conditioned(rng, {}, 4, f, true), rng.strided_tensor({4, 2}, f)}, {}, "non-contiguous"},
                       {{well_conditioned(rng, {}, 3, f), rng.tensor({3, 0}, f)}, {}, "no right-hand sides"},
                       {{well_conditioned(rng, {0}, 3, f), rng.tensor({0, 3, 2}, f)}, {}, "empty batch"},
                       {{well_conditioned(rng, {}, 0, f), rng.tensor({0, 2}, f)}, {}, "0x0 system"},

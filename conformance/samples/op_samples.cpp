@@ -43,12 +43,13 @@ Tensor SampleRng::tensor(const Shape& shape, DType dtype, double lo, double hi) 
 
 Tensor SampleRng::strided_tensor(const Shape& shape, DType dtype, double lo, double hi) {
   if (shape.size() >= 2) {
+    // The last two dims transposed: matrices stored column by column.
     Shape swapped = shape;
-    std::swap(swapped[0], swapped[1]);
+    std::swap(swapped[shape.size() - 1], swapped[shape.size() - 2]);
     const Tensor base = tensor(swapped, dtype, lo, hi);
     std::vector<std::int64_t> order(shape.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int64_t>(i);
-    std::swap(order[0], order[1]);
+    std::swap(order[shape.size() - 1], order[shape.size() - 2]);
     return call_one("permute", {base}, {{"dims", order}});
   }
   if (shape.size() == 1) {

@@ -26,8 +26,8 @@ class SampleRng {
   // A tensor of `shape` with values uniform in [lo, hi) rounded to `dtype` (integers for int64,
   // `value != 0` at probability 1/2 for bool).
   Tensor tensor(const Shape& shape, DType dtype, double lo = -2.0, double hi = 2.0);
-  // The same values laid out non-contiguously: a transposed view of a contiguous tensor (rank >= 2),
-  // or a strided slice of a larger one (rank 1).
+  // Values laid out non-contiguously: the last two dims of a contiguous tensor transposed (rank >= 2),
+  // or every other element of a larger one (rank 1). Built with the permute and slice views.
   Tensor strided_tensor(const Shape& shape, DType dtype, double lo = -2.0, double hi = 2.0);
 
  private:

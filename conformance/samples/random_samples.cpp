@@ -7,21 +7,6 @@
 namespace funcspec::samples {
 namespace {
 
-// A non-contiguous tensor built directly as a view (transposed for rank >= 2, every other element
-// for rank 1), so these samples need no view op of the catalogue.
-Tensor strided(SampleRng& rng, const Shape& shape, DType dtype, double lo, double hi) {
-  if (shape.size() >= 2) {
-    Shape swapped = shape;
-    std::swap(swapped[0], swapped[1]);
-    const Tensor base = rng.tensor(swapped, dtype, lo, hi);
-    Strides strides = base.strides();
-    std::swap(strides[0], strides[1]);
-    return Tensor::view_of(base, shape, strides, 0);
-  }
-  if (shape.size() == 1) return Tensor::view_of(rng.tensor({2 * shape[0]}, dtype, lo, hi), shape, {2}, 0);
-  return rng.tensor(shape, dtype, lo, hi);
-}
-
 std::vector<OpSample> creation_samples(DType floating) {
   return {
       {{}, {{"size", Shape{2, 3}}, {"dtype", floating}}, "2x3"},
@@ -35,7 +20,7 @@ std::vector<OpSample> creation_samples(DType floating) {
 std::vector<OpSample> shape_donor_samples(DType floating, SampleRng& rng, const Attrs& attrs) {
   return {
       {{rng.tensor({2, 3}, floating)}, attrs, "2x3"},
-      {{strided(rng, {3, 4}, floating, -2, 2)}, attrs, "3x4 transposed"},
+      {{rng.strided_tensor({3, 4}, floating, -2, 2)}, attrs, "3x4 transposed"},
       {{rng.tensor({}, floating)}, attrs, "rank 0"},
       {{rng.tensor({0, 4}, floating)}, attrs, "size-0 dim"},
   };
@@ -67,7 +52,7 @@ void register_random_samples(OpSampleRegistry& registry) {
                 [](DType floating, SampleRng& rng) {
                   return std::vector<OpSample>{
                       {{rng.tensor({4, 5}, floating, 0, 1)}, {}, "4x5"},
-                      {{strided(rng, {3, 4}, floating, 0, 1)}, {}, "3x4 transposed"},
+                      {{rng.strided_tensor({3, 4}, floating, 0, 1)}, {}, "3x4 transposed"},
                       {{rng.tensor({}, floating, 0, 1)}, {}, "rank 0"},
                       {{rng.tensor({2, 0}, floating, 0, 1)}, {}, "size-0 dim"},
                       {{from_values({0, 1, 0, 1}, {4}, floating)}, {}, "p 0 and 1"},
@@ -93,7 +78,9 @@ void register_random_samples(OpSampleRegistry& registry) {
                 [](DType floating, SampleRng& rng) {
                   return std::vector<OpSample>{
                       {{rng.tensor({2, 3}, floating), rng.tensor({3}, floating, 0, 2)}, {}, "broadcast [2,3] with [3]"},
-                      {{strided(rng, {3, 4}, floating, -2, 2), strided(rng, {3, 4}, floating, 0, 2)}, {}, "transposed"},
+                      {{rng.strided_tensor({3, 4}, floating, -2, 2), rng.strided_tensor({3, 4}, floating, 0, 2)},
+                       {},
+                       "transposed"},
                       {{rng.tensor({}, floating), rng.tensor({}, floating, 0, 2)}, {}, "rank 0"},
                       {{rng.tensor({0, 3}, floating), rng.tensor({3}, floating, 0, 2)}, {}, "size-0 dim"},
                       {{rng.tensor({4}, floating), Tensor::wrapped_scalar(Scalar(1.5))}, {}, "literal std"},
@@ -137,7 +124,7 @@ void register_random_samples(OpSampleRegistry& registry) {
              {{rng.tensor({3, 5}, floating, 0, 1)},
               {{"num_samples", std::int64_t{8}}, {"replacement", true}},
               "2-D with replacement"},
-             {{strided(rng, {4, 3}, floating, 0.1, 1)}, {{"num_samples", std::int64_t{3}}}, "transposed, all"},
+             {{rng.strided_tensor({4, 3}, floating, 0.1, 1)}, {{"num_samples", std::int64_t{3}}}, "transposed, all"},
              {{from_values({0, 2, 0, 1, 1}, {5}, floating)}, {{"num_samples", std::int64_t{3}}}, "zero weights"},
              {{rng.tensor({0, 3}, floating, 0, 1)}, {{"num_samples", std::int64_t{2}}}, "size-0 rows"},
          };

@@ -18,21 +18,6 @@
 namespace funcspec::samples {
 namespace {
 
-// A non-contiguous tensor made directly with Tensor::view_of (a transpose for rank >= 2, every
-// other element for rank 1), so these samples do not depend on the view ops' catalogue.
-Tensor non_contiguous(SampleRng& rng, const Shape& shape, DType dtype, double lo, double hi) {
-  if (shape.size() >= 2) {
-    Shape swapped = shape;
-    std::swap(swapped[0], swapped[1]);
-    const Tensor base = rng.tensor(swapped, dtype, lo, hi);
-    Strides strides = base.strides();
-    std::swap(strides[0], strides[1]);
-    return Tensor::view_of(base, shape, strides, 0);
-  }
-  const Tensor base = rng.tensor({shape.at(0) * 2}, dtype, lo, hi);
-  return Tensor::view_of(base, shape, {2}, 0);
-}
-
 Tensor special_values(DType floating) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   return from_values({nan, inf, -inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.5}, {10}, floating);
@@ -51,8 +36,8 @@ std::vector<OpSample> unary_samples(DType floating, SampleRng& rng, const UnaryD
       {{rng.tensor({2, 3}, floating, lo, hi)}, attrs, "2x3"},
       {{rng.tensor({64}, floating, lo, hi)}, attrs, "64 values"},
       {{rng.tensor({64}, floating, -2.0, 2.0)}, attrs, "64 values in [-2, 2]"},
-      {{non_contiguous(rng, {3, 4}, floating, lo, hi)}, attrs, "transposed 3x4"},
-      {{non_contiguous(rng, {5}, floating, lo, hi)}, attrs, "stride-2 rank 1"},
+      {{rng.strided_tensor({3, 4}, floating, lo, hi)}, attrs, "transposed 3x4"},
+      {{rng.strided_tensor({5}, floating, lo, hi)}, attrs, "stride-2 rank 1"},
       {{rng.tensor({}, floating, lo, hi)}, attrs, "rank 0"},
       {{rng.tensor({0, 3}, floating, lo, hi)}, attrs, "size-0 dim"},
       {{special_values(floating)}, attrs, "NaN, infinities, signed zeros"},
