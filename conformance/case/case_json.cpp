@@ -1,0 +1,888 @@
+#include "conformance/case/case_json.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "conformance/case/base64.h"
+#include "conformance/case/npy.h"
+#include "reference/ops/registry.h"
+
+namespace funcspec::conformance {
+namespace {
+
+std::string json_text(const Json& j) {
+  std::string text = j.dump();
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+std::string type_name(const Json& j) {
+  if (j.is_null()) return "null";
+  if (j.is_boolean()) return "a bool";
+  if (j.is_number_integer()) return "an integer";
+  if (j.is_number_float()) return "a float";
+  if (j.is_string()) return "a string";
+  if (j.is_array()) return "a list";
+  return "an object";
+}
+
+// Floats that JSON cannot spell: "nan", "inf", "-inf", "+inf", and C99 hex floats ("0x1.8p+1")
+// for writers that want exact bits in text.
+std::optional<double> special_float(const std::string& text) {
+  if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
+  if (text == "inf" || text == "+inf") return std::numeric_limits<double>::infinity();
+  if (text == "-inf") return -std::numeric_limits<double>::infinity();
+  const std::string_view digits =
+      text.starts_with('-') || text.starts_with('+') ? std::string_view(text).substr(1) : std::string_view(text);
+  if (digits.starts_with("0x") || digits.starts_with("0X")) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() + text.size()) return value;
+  }
+  return std::nullopt;
+}
+
+Json float_to_json(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  return value;
+}
+
+// A float32 in its shortest decimal form when that form reads back to the same float through
+// double (almost always), else the double that holds it exactly.
+Json float32_to_json(float value) {
+  if (!std::isfinite(value)) return float_to_json(value);
+  const std::string shortest = fmt::format("{}", value);
+  const double via_double = std::strtod(shortest.c_str(), nullptr);
+  if (static_cast<float>(via_double) == value) return via_double;
+  return static_cast<double>(value);
+}
+
+class CaseReader {
+ public:
+  CaseReader(std::string file, std::filesystem::path base_dir)
+      : file_(std::move(file)), base_dir_(std::move(base_dir)) {}
+
+  [[noreturn]] void bad(const std::string& path, const std::string& problem) const {
+    throw CaseError(file_, path, problem);
+  }
+
+  const Json& field(const Json& object, const std::string& path, const char* key) const {
+    if (!object.contains(key)) bad(path, fmt::format("missing required field '{}'", key));
+    return object.at(key);
+  }
+
+  void require_object(const Json& j, const std::string& path, std::initializer_list<std::string_view> allowed) const {
+    if (!j.is_object()) bad(path, fmt::format("expected an object but got {}", type_name(j)));
+    for (const auto& [key, value] : j.items()) {
+      bool known = false;
+      for (std::string_view a : allowed) known = known || a == key;
+      if (!known) bad(path, fmt::format("unknown field '{}' (expected one of: {})", key, fmt::join(allowed, ", ")));
+    }
+  }
+
+  std::string string_of(const Json& j, const std::string& path) const {
+    if (!j.is_string()) bad(path, fmt::format("expected a string but got {}", type_name(j)));
+    return j.get<std::string>();
+  }
+
+  bool bool_of(const Json& j, const std::string& path) const {
+    if (!j.is_boolean()) bad(path, fmt::format("expected a bool but got {}", type_name(j)));
+    return j.get<bool>();
+  }
+
+  std::int64_t int_of(const Json& j, const std::string& path) const {
+    if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+      bad(path, fmt::format("{} does not fit in int64", json_text(j)));
+    if (!j.is_number_integer()) bad(path, fmt::format("expected an integer but got {} {}", type_name(j), json_text(j)));
+    return j.get<std::int64_t>();
+  }
+
+  double float_of(const Json& j, const std::string& path) const {
+    if (j.is_number()) return j.get<double>();
+    if (j.is_string()) {
+      if (auto v = special_float(j.get<std::string>())) return *v;
+    }
+    bad(path,
+        fmt::format("expected a number (or \"nan\", \"inf\", \"-inf\") but got {} {}", type_name(j), json_text(j)));
+  }
+
+  std::vector<std::int64_t> int_list_of(const Json& j, const std::string& path) const {
+    if (!j.is_array()) bad(path, fmt::format("expected a list of integers but got {}", type_name(j)));
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < j.size(); ++i) out.push_back(int_of(j[i], fmt::format("{}[{}]", path, i)));
+    return out;
+  }
+
+  std::vector<std::string> string_list_of(const Json& j, const std::string& path) const {
+    if (!j.is_array()) bad(path, fmt::format("expected a list of strings but got {}", type_name(j)));
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < j.size(); ++i) out.push_back(string_of(j[i], fmt::format("{}[{}]", path, i)));
+    return out;
+  }
+
+  // --- tensors ---
+
+  DType dtype_of(const Json& j, const std::string& path) const {
+    const std::string name = string_of(j, path);
+    const std::optional<DType> dtype = parse_dtype(name);
+    if (!dtype || !is_case_dtype(*dtype))
+      bad(path, fmt::format("unknown dtype '{}' (a case holds bool, int64, float32 or float64)", name));
+    return *dtype;
+  }
+
+  Shape shape_of(const Json& j, const std::string& path) const {
+    Shape shape = int_list_of(j, path);
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+      if (shape[d] < 0) bad(fmt::format("{}[{}]", path, d), fmt::format("a size must be >= 0, got {}", shape[d]));
+    }
+    return shape;
+  }
+
+  // Appends `j`'s elements in C order. Data is a flat list, or lists nested exactly as the shape.
+  void flatten(const Json& j, const std::string& path, const Shape& shape, std::size_t depth,
+               std::vector<std::pair<const Json*, std::string>>& out) const {
+    const bool nested = j.is_array() && !j.empty() && j[0].is_array();
+    if (depth == 0 && !nested) {
+      if (!j.is_array()) {
+        out.emplace_back(&j, path);  // a rank-0 tensor may give its value bare
+        return;
+      }
+      for (std::size_t i = 0; i < j.size(); ++i) out.emplace_back(&j[i], fmt::format("{}[{}]", path, i));
+      return;
+    }
+    if (depth == shape.size()) {
+      out.emplace_back(&j, path);
+      return;
+    }
+    if (!j.is_array() || j.size() != static_cast<std::size_t>(shape[depth]))
+      bad(path, fmt::format("nested data does not match shape {}: expected a list of {} at depth {}",
+                            shape_to_string(shape), shape[depth], depth));
+    for (std::size_t i = 0; i < j.size(); ++i) flatten(j[i], fmt::format("{}[{}]", path, i), shape, depth + 1, out);
+  }
+
+  void append_element(const Json& j, const std::string& path, DType dtype, std::vector<std::uint8_t>& bytes) const {
+    auto append = [&](const auto& value) {
+      const auto* raw = reinterpret_cast<const std::uint8_t*>(&value);
+      bytes.insert(bytes.end(), raw, raw + sizeof(value));
+    };
+    switch (dtype) {
+      case DType::Bool: bytes.push_back(bool_of(j, path) ? 1 : 0); return;
+      case DType::Int64: append(int_of(j, path)); return;
+      case DType::Float32: {
+        const double value = float_of(j, path);
+        const auto narrowed = static_cast<float>(value);
+        if (std::isfinite(value) && !std::isfinite(narrowed))
+          bad(path, fmt::format("{} overflows float32", json_text(j)));
+        append(narrowed);
+        return;
+      }
+      case DType::Float64: append(float_of(j, path)); return;
+      case DType::Oracle: break;
+    }
+    bad(path, "the oracle dtype cannot appear in a case");
+  }
+
+  TensorLayout layout_of(const Json& j, const std::string& path, std::size_t rank) const {
+    require_object(j, path, {"permute", "slice"});
+    TensorLayout layout;
+    if (j.contains("permute")) {
+      const std::string p = path + ".permute";
+      layout.permute = int_list_of(j["permute"], p);
+      std::vector<bool> seen(rank, false);
+      if (layout.permute.size() != rank)
+        bad(p, fmt::format("needs {} dims for a tensor of rank {}, got {}", rank, rank, layout.permute.size()));
+      for (std::int64_t d : layout.permute) {
+        if (d < 0 || d >= static_cast<std::int64_t>(rank) || seen[static_cast<std::size_t>(d)])
+          bad(p, fmt::format("{} is not a permutation of 0..{}", json_text(j["permute"]), rank - 1));
+        seen[static_cast<std::size_t>(d)] = true;
+      }
+    }
+    if (j.contains("slice")) {
+      const std::string p = path + ".slice";
+      require_object(j["slice"], p, {"start", "step"});
+      layout.slice_start = int_list_of(field(j["slice"], p, "start"), p + ".start");
+      layout.slice_step = int_list_of(field(j["slice"], p, "step"), p + ".step");
+      if (layout.slice_start.size() != rank || layout.slice_step.size() != rank)
+        bad(p, fmt::format("start and step need one entry per dim of a tensor of rank {}", rank));
+      for (std::size_t d = 0; d < rank; ++d) {
+        if (layout.slice_start[d] < 0) bad(fmt::format("{}.start[{}]", p, d), "a start must be >= 0");
+        if (layout.slice_step[d] < 1) bad(fmt::format("{}.step[{}]", p, d), "a step must be >= 1");
+      }
+    }
+    return layout;
+  }
+
+  TensorSpec tensor_of(const Json& j, const std::string& path, bool allow_layout, bool allow_tolerance = false) const {
+    std::initializer_list<std::string_view> keys = {"dtype", "shape", "data", "base64", "npy", "layout", "tolerance"};
+    require_object(j, path, keys);
+    if (!allow_layout && j.contains("layout")) bad(path + ".layout", "a layout is only meaningful for inputs");
+    if (!allow_tolerance && j.contains("tolerance")) bad(path + ".tolerance", "a tolerance belongs to expected values");
+    TensorSpec spec;
+    const int sources = static_cast<int>(j.contains("data")) + static_cast<int>(j.contains("base64")) +
+                        static_cast<int>(j.contains("npy"));
+    if (sources != 1) bad(path, "needs exactly one of 'data', 'base64' and 'npy'");
+    if (j.contains("npy")) {
+      spec.npy_file = string_of(j["npy"], path + ".npy");
+      try {
+        spec.data = read_npy(base_dir_ / spec.npy_file);
+      } catch (const CaseError& e) {
+        bad(path + ".npy", e.what());
+      }
+      if (j.contains("dtype") && dtype_of(j["dtype"], path + ".dtype") != spec.data.dtype)
+        bad(path + ".dtype",
+            fmt::format("says {} but {} holds {}", json_text(j["dtype"]), spec.npy_file, dtype_name(spec.data.dtype)));
+      if (j.contains("shape") && shape_of(j["shape"], path + ".shape") != spec.data.shape)
+        bad(path + ".shape", fmt::format("says {} but {} has shape {}", json_text(j["shape"]), spec.npy_file,
+                                         shape_to_string(spec.data.shape)));
+    } else {
+      spec.data.dtype = dtype_of(field(j, path, "dtype"), path + ".dtype");
+      spec.data.shape = shape_of(field(j, path, "shape"), path + ".shape");
+      const auto count = static_cast<std::size_t>(spec.data.numel());
+      if (j.contains("base64")) {
+        spec.base64 = true;
+        const auto decoded = base64_decode(string_of(j["base64"], path + ".base64"));
+        if (!decoded) bad(path + ".base64", "is not valid base64");
+        const std::size_t expected = count * itemsize(spec.data.dtype);
+        if (decoded->size() != expected)
+          bad(path + ".base64", fmt::format("holds {} bytes but {} {} needs {}", decoded->size(),
+                                            shape_to_string(spec.data.shape), dtype_name(spec.data.dtype), expected));
+        spec.data.bytes = *decoded;
+      } else {
+        std::vector<std::pair<const Json*, std::string>> elements;
+        flatten(j["data"], path + ".data", spec.data.shape, 0, elements);
+        if (elements.size() != count)
+          bad(path + ".data", fmt::format("has {} values but shape {} needs {}", elements.size(),
+                                          shape_to_string(spec.data.shape), count));
+        for (const auto& [element, element_path] : elements)
+          append_element(*element, element_path, spec.data.dtype, spec.data.bytes);
+      }
+    }
+    if (j.contains("layout")) spec.layout = layout_of(j["layout"], path + ".layout", spec.data.shape.size());
+    return spec;
+  }
+
+  // --- inputs and program ---
+
+  CaseInput input_of(const std::string& name, const Json& j, const std::string& path) const {
+    if (j.is_object() && j.contains("literal")) {
+      require_object(j, path, {"literal"});
+      const Json& v = j["literal"];
+      const std::string p = path + ".literal";
+      if (v.is_boolean()) return {name, LiteralSpec{Scalar(v.get<bool>())}};
+      if (v.is_number_integer()) return {name, LiteralSpec{Scalar(int_of(v, p))}};
+      return {name, LiteralSpec{Scalar(float_of(v, p))}};
+    }
+    return {name, tensor_of(j, path, true)};
+  }
+
+  AttrValue attr_of(const Json& j, const std::string& path, const ArgSpec& spec, const std::string& op) const {
+    if (j.is_null()) {
+      if (!spec.optional) bad(path, fmt::format("'{}' of {} is not optional", spec.name, op));
+      return std::monostate{};
+    }
+    switch (spec.type) {
+      case ArgType::BoolArg: return bool_of(j, path);
+      case ArgType::IntArg: return int_of(j, path);
+      case ArgType::FloatArg: return float_of(j, path);
+      case ArgType::StringArg: return string_of(j, path);
+      case ArgType::IntListArg:
+        if (j.is_number_integer()) return std::vector<std::int64_t>{int_of(j, path)};
+        return int_list_of(j, path);
+      case ArgType::ScalarArg:
+        if (j.is_boolean()) return Scalar(j.get<bool>());
+        if (j.is_number_integer()) return Scalar(int_of(j, path));
+        return Scalar(float_of(j, path));
+      case ArgType::DTypeArg: {
+        const std::string name = string_of(j, path);
+        const std::optional<DType> dtype = parse_dtype(name);
+        if (!dtype) bad(path, fmt::format("unknown dtype '{}'", name));
+        return *dtype;
+      }
+      case ArgType::TensorArg:
+      case ArgType::TensorListArg: break;
+    }
+    bad(path, fmt::format("'{}' is a tensor input of {}; pass it in args", spec.name, op));
+  }
+
+  OpCall call_of(const Json& j, const std::string& path, std::set<std::string>& defined) const {
+    require_object(j, path, {"out", "op", "args", "attrs"});
+    OpCall call;
+    call.op = string_of(field(j, path, "op"), path + ".op");
+    const OpDef* op = OpRegistry::instance().find(call.op);
+    if (op == nullptr) bad(path + ".op", fmt::format("unknown op '{}'", call.op));
+    const OpSchema& schema = op->schema;
+
+    const Json& args = j.contains("args") ? j["args"] : Json::array();
+    if (!args.is_array()) bad(path + ".args", fmt::format("expected a list of names but got {}", type_name(args)));
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string p = fmt::format("{}.args[{}]", path, i);
+      if (args[i].is_null()) {
+        call.args.emplace_back(std::nullopt);
+        continue;
+      }
+      const std::string name = string_of(args[i], p);
+      if (!defined.count(name)) bad(p, fmt::format("'{}' is used before it is defined", name));
+      call.args.emplace_back(name);
+    }
+    const std::vector<const ArgSpec*> tensor_specs = schema.tensor_args();
+    const bool variadic = tensor_specs.size() == 1 && tensor_specs[0]->type == ArgType::TensorListArg;
+    if (!variadic) {
+      if (call.args.size() > tensor_specs.size())
+        bad(path + ".args", fmt::format("{} takes {} tensor inputs but got {} ({})", call.op, tensor_specs.size(),
+                                        call.args.size(), schema.to_string()));
+      for (std::size_t i = 0; i < tensor_specs.size(); ++i) {
+        const bool given = i < call.args.size() && call.args[i].has_value();
+        if (!given && !tensor_specs[i]->optional)
+          bad(path + ".args",
+              fmt::format("{} needs its tensor input '{}' ({})", call.op, tensor_specs[i]->name, schema.to_string()));
+      }
+    } else {
+      for (const auto& a : call.args) {
+        if (!a) bad(path + ".args", fmt::format("{} takes a list of tensors; null is not one", call.op));
+      }
+    }
+
+    if (j.contains("attrs")) {
+      const Json& attrs = j["attrs"];
+      const std::string p = path + ".attrs";
+      if (!attrs.is_object()) bad(p, fmt::format("expected an object but got {}", type_name(attrs)));
+      for (const auto& [name, value] : attrs.items()) {
+        const ArgSpec* spec = schema.find_arg(name);
+        if (spec == nullptr)
+          bad(p + "." + name, fmt::format("{} has no attribute '{}' ({})", call.op, name, schema.to_string()));
+        try {
+          call.attrs.set(name, attr_of(value, p + "." + name, *spec, call.op));
+        } catch (const CaseError& e) {
+          throw CaseError(file_, e.json_path(),
+                          fmt::format("attribute '{}' of {}: {} ({})", name, call.op, e.problem(), schema.to_string()));
+        }
+      }
+    }
+    for (const ArgSpec* spec : schema.attr_args()) {
+      if (!call.attrs.has(spec->name) && !spec->default_value)
+        bad(path + ".attrs", fmt::format("{} needs the attribute '{}'", call.op, spec->name));
+    }
+
+    const Json& out = field(j, path, "out");
+    call.outs = out.is_string() ? std::vector<std::string>{out.get<std::string>()} : string_list_of(out, path + ".out");
+    const bool list_result = std::any_of(schema.returns.begin(), schema.returns.end(),
+                                         [](const ReturnSpec& r) { return r.type == ArgType::TensorListArg; });
+    if (!list_result && call.outs.size() != schema.returns.size())
+      bad(path + ".out", fmt::format("{} returns {} value(s) but {} name(s) are given", call.op, schema.returns.size(),
+                                     call.outs.size()));
+    for (std::size_t i = 0; i < call.outs.size(); ++i) {
+      if (call.outs[i].empty()) bad(fmt::format("{}.out[{}]", path, i), "a name must not be empty");
+      if (!defined.insert(call.outs[i]).second)
+        bad(fmt::format("{}.out[{}]", path, i), fmt::format("'{}' is already defined (names are SSA)", call.outs[i]));
+    }
+    return call;
+  }
+
+  // --- transforms ---
+
+  std::optional<std::int64_t> optional_int_of(const Json& j, const std::string& path) const {
+    if (j.is_null()) return std::nullopt;
+    return int_of(j, path);
+  }
+
+  DimSpec dims_of(const Json& j, const std::string& path) const {
+    DimSpec dims;
+    if (j.is_null() || j.is_number()) {
+      dims.all = optional_int_of(j, path);
+    } else if (j.is_array()) {
+      dims.form = DimSpec::Form::ByPosition;
+      for (std::size_t i = 0; i < j.size(); ++i)
+        dims.by_position.push_back(optional_int_of(j[i], fmt::format("{}[{}]", path, i)));
+    } else if (j.is_object()) {
+      dims.form = DimSpec::Form::ByName;
+      for (const auto& [name, value] : j.items())
+        dims.by_name.emplace_back(name, optional_int_of(value, path + "." + name));
+    } else {
+      bad(path, fmt::format("expected an integer, null, a list or an object but got {}", type_name(j)));
+    }
+    return dims;
+  }
+
+  ArgNums argnums_of(const Json& j, const std::string& path) const {
+    ArgNums argnums;
+    argnums.selectors.clear();
+    auto selector = [&](const Json& s, const std::string& p) -> std::variant<std::int64_t, std::string> {
+      if (s.is_string()) return s.get<std::string>();
+      if (s.is_number_integer()) return int_of(s, p);
+      bad(p, fmt::format("expected an argument position or an input name but got {}", type_name(s)));
+    };
+    if (j.is_array()) {
+      argnums.written_as_list = true;
+      for (std::size_t i = 0; i < j.size(); ++i)
+        argnums.selectors.push_back(selector(j[i], fmt::format("{}[{}]", path, i)));
+    } else {
+      argnums.selectors.push_back(selector(j, path));
+    }
+    return argnums;
+  }
+
+  Randomness randomness_of(const Json& j, const std::string& path) const {
+    const std::string name = string_of(j, path);
+    for (Randomness r : {Randomness::Error, Randomness::Same, Randomness::Different}) {
+      if (randomness_name(r) == name) return r;
+    }
+    bad(path, fmt::format("unknown randomness '{}' (expected error, same or different)", name));
+  }
+
+  std::vector<NamedTensor> named_tensors_of(const Json& j, const std::string& path) const {
+    if (!j.is_object()) bad(path, fmt::format("expected an object of tensors but got {}", type_name(j)));
+    std::vector<NamedTensor> out;
+    for (const auto& [name, value] : j.items()) out.push_back({name, tensor_of(value, path + "." + name, false)});
+    return out;
+  }
+
+  Transform transform_of(const Json& j, const std::string& path) const {
+    if (!j.is_object()) bad(path, fmt::format("expected an object but got {}", type_name(j)));
+    const std::string name = string_of(field(j, path, "transform"), path + ".transform");
+    auto get = [&](const char* key) -> const Json* { return j.contains(key) ? &j[key] : nullptr; };
+    auto sub = [&](const char* key) { return path + "." + key; };
+    if (name == "vmap") {
+      require_object(j, path, {"transform", "in_dims", "out_dims", "randomness", "chunk_size"});
+      VmapTransform t;
+      if (auto* v = get("in_dims")) t.in_dims = dims_of(*v, sub("in_dims"));
+      if (auto* v = get("out_dims")) t.out_dims = dims_of(*v, sub("out_dims"));
+      if (auto* v = get("randomness")) t.randomness = randomness_of(*v, sub("randomness"));
+      if (auto* v = get("chunk_size")) t.chunk_size = optional_int_of(*v, sub("chunk_size"));
+      return t;
+    }
+    if (name == "grad" || name == "grad_and_value") {
+      require_object(j, path, {"transform", "argnums", "has_aux"});
+      GradTransform t;
+      t.and_value = name == "grad_and_value";
+      if (auto* v = get("argnums")) t.argnums = argnums_of(*v, sub("argnums"));
+      if (auto* v = get("has_aux")) t.has_aux = bool_of(*v, sub("has_aux"));
+      return t;
+    }
+    if (name == "vjp") {
+      require_object(j, path, {"transform", "cotangents", "has_aux"});
+      VjpTransform t;
+      t.cotangents = named_tensors_of(field(j, path, "cotangents"), sub("cotangents"));
+      if (auto* v = get("has_aux")) t.has_aux = bool_of(*v, sub("has_aux"));
+      return t;
+    }
+    if (name == "jvp" || name == "linearize") {
+      if (name == "jvp") {
+        require_object(j, path, {"transform", "tangents", "has_aux"});
+      } else {
+        require_object(j, path, {"transform", "tangents"});
+      }
+      JvpTransform t;
+      t.linearize = name == "linearize";
+      t.tangents = named_tensors_of(field(j, path, "tangents"), sub("tangents"));
+      if (auto* v = get("has_aux")) t.has_aux = bool_of(*v, sub("has_aux"));
+      return t;
+    }
+    if (name == "jacrev" || name == "jacfwd") {
+      JacobianTransform t;
+      t.forward = name == "jacfwd";
+      if (t.forward) {
+        require_object(j, path, {"transform", "argnums", "has_aux", "randomness"});
+      } else {
+        require_object(j, path, {"transform", "argnums", "has_aux", "chunk_size"});
+      }
+      if (auto* v = get("argnums")) t.argnums = argnums_of(*v, sub("argnums"));
+      if (auto* v = get("has_aux")) t.has_aux = bool_of(*v, sub("has_aux"));
+      if (auto* v = get("chunk_size")) t.chunk_size = optional_int_of(*v, sub("chunk_size"));
+      if (auto* v = get("randomness")) t.randomness = randomness_of(*v, sub("randomness"));
+      return t;
+    }
+    if (name == "hessian") {
+      require_object(j, path, {"transform", "argnums"});
+      HessianTransform t;
+      if (auto* v = get("argnums")) t.argnums = argnums_of(*v, sub("argnums"));
+      return t;
+    }
+    if (name == "functionalize") {
+      require_object(j, path, {"transform", "remove"});
+      FunctionalizeTransform t;
+      if (auto* v = get("remove")) t.remove = string_of(*v, sub("remove"));
+      if (t.remove != "mutations" && t.remove != "mutations_and_views")
+        bad(sub("remove"), fmt::format("unknown value '{}' (expected mutations or mutations_and_views)", t.remove));
+      return t;
+    }
+    if (name == "functional_call") {
+      require_object(j, path, {"transform", "parameters", "buffers", "strict", "tie_weights"});
+      FunctionalCallTransform t;
+      if (auto* v = get("parameters")) t.parameters = string_list_of(*v, sub("parameters"));
+      if (auto* v = get("buffers")) t.buffers = string_list_of(*v, sub("buffers"));
+      if (auto* v = get("strict")) t.strict = bool_of(*v, sub("strict"));
+      if (auto* v = get("tie_weights")) t.tie_weights = bool_of(*v, sub("tie_weights"));
+      return t;
+    }
+    bad(path + ".transform", fmt::format("unknown transform '{}' (expected vmap, grad, grad_and_value, vjp, jvp, "
+                                         "linearize, jacrev, jacfwd, hessian, functionalize or functional_call)",
+                                         name));
+  }
+
+  // --- expectation ---
+
+  Tolerance tolerance_of(const Json& j, const std::string& path) const {
+    require_object(j, path, {"atol", "rtol", "ulps"});
+    Tolerance t;
+    if (j.contains("atol")) t.atol = float_of(j["atol"], path + ".atol");
+    if (j.contains("rtol")) t.rtol = float_of(j["rtol"], path + ".rtol");
+    if (j.contains("ulps")) t.ulps = int_of(j["ulps"], path + ".ulps");
+    if (!(t.atol >= 0) || !(t.rtol >= 0) || t.ulps < 0) bad(path, "atol, rtol and ulps must be >= 0");
+    return t;
+  }
+
+  Expectation expectation_of(const Json& j, const std::string& path) const {
+    require_object(j, path, {"values", "tolerance", "error"});
+    Expectation e;
+    if (j.contains("error") == j.contains("values")) bad(path, "needs exactly one of 'values' and 'error'");
+    if (j.contains("error")) {
+      if (j.contains("tolerance")) bad(path + ".tolerance", "an error expectation has no tolerance");
+      const std::string name = string_of(j["error"], path + ".error");
+      e.error = parse_error_kind(name);
+      if (!e.error) bad(path + ".error", fmt::format("unknown error kind '{}'", name));
+      return e;
+    }
+    if (j.contains("tolerance")) e.tolerance = tolerance_of(j["tolerance"], path + ".tolerance");
+    const Json& values = j["values"];
+    if (!values.is_object()) bad(path + ".values", fmt::format("expected an object but got {}", type_name(values)));
+    for (const auto& [name, value] : values.items()) {
+      const std::string p = path + ".values." + name;
+      ExpectedValue v{name, tensor_of(value, p, false, true), std::nullopt};
+      if (value.contains("tolerance")) v.tolerance = tolerance_of(value["tolerance"], p + ".tolerance");
+      e.values.push_back(std::move(v));
+    }
+    return e;
+  }
+
+  Case case_of(const Json& j) const {
+    require_object(j, "",
+                   {"format", "id", "clauses", "description", "seed", "tier", "inputs", "program", "outputs",
+                    "transforms", "expect"});
+    const std::string format = string_of(field(j, "", "format"), "format");
+    if (format != kCaseFormat)
+      bad("format", fmt::format("unsupported format '{}' (this reader reads {})", format, kCaseFormat));
+    Case c;
+    c.id = string_of(field(j, "", "id"), "id");
+    if (c.id.empty()) bad("id", "must not be empty");
+    if (j.contains("clauses")) c.clauses = string_list_of(j["clauses"], "clauses");
+    if (j.contains("description")) c.description = string_of(j["description"], "description");
+    if (j.contains("seed")) {
+      const Json& seed = j["seed"];
+      if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<std::int64_t>() >= 0))
+        bad("seed", fmt::format("expected an unsigned 64-bit integer but got {}", json_text(seed)));
+      c.seed = seed.get<std::uint64_t>();
+    }
+    if (j.contains("tier")) {
+      const std::string tier = string_of(j["tier"], "tier");
+      const std::optional<Tier> parsed = parse_tier(tier);
+      if (!parsed) bad("tier", fmt::format("unknown tier '{}' (expected smoke, pr, nightly or exhaustive)", tier));
+      c.tier = *parsed;
+    }
+
+    std::set<std::string> defined;
+    if (j.contains("inputs")) {
+      const Json& inputs = j["inputs"];
+      if (!inputs.is_object()) bad("inputs", fmt::format("expected an object but got {}", type_name(inputs)));
+      for (const auto& [name, value] : inputs.items()) {
+        if (name.empty()) bad("inputs", "an input name must not be empty");
+        c.inputs.push_back(input_of(name, value, "inputs." + name));
+        defined.insert(name);
+      }
+    }
+    const Json& program = field(j, "", "program");
+    if (!program.is_array()) bad("program", fmt::format("expected a list of op calls but got {}", type_name(program)));
+    for (std::size_t i = 0; i < program.size(); ++i)
+      c.program.push_back(call_of(program[i], fmt::format("program[{}]", i), defined));
+    c.outputs = string_list_of(field(j, "", "outputs"), "outputs");
+    if (c.outputs.empty()) bad("outputs", "a case returns at least one value");
+    for (std::size_t i = 0; i < c.outputs.size(); ++i) {
+      if (!defined.count(c.outputs[i]))
+        bad(fmt::format("outputs[{}]", i),
+            fmt::format("'{}' is not defined by the inputs or the program", c.outputs[i]));
+    }
+    if (j.contains("transforms")) {
+      const Json& transforms = j["transforms"];
+      if (!transforms.is_array()) bad("transforms", fmt::format("expected a list but got {}", type_name(transforms)));
+      for (std::size_t i = 0; i < transforms.size(); ++i)
+        c.transforms.push_back(transform_of(transforms[i], fmt::format("transforms[{}]", i)));
+    }
+    c.expect = expectation_of(field(j, "", "expect"), "expect");
+
+    std::vector<std::string> results;
+    try {
+      results = result_names(c);
+    } catch (const CaseError& e) {
+      bad(e.json_path(), e.problem());
+    }
+    if (!c.expect.error) {
+      std::set<std::string> expected;
+      for (const ExpectedValue& v : c.expect.values) expected.insert(v.name);
+      const std::set<std::string> produced(results.begin(), results.end());
+      if (expected != produced)
+        bad("expect.values", fmt::format("must give exactly the results [{}] but gives [{}]", fmt::join(results, ", "),
+                                         fmt::join(expected, ", ")));
+    }
+    return c;
+  }
+
+ private:
+  std::string file_;
+  std::filesystem::path base_dir_;
+};
+
+// --- writing ---
+
+Json data_to_json(const TensorData& data) {
+  Json values = Json::array();
+  for (std::int64_t i = 0; i < data.numel(); ++i) {
+    switch (data.dtype) {
+      case DType::Bool: values.push_back(data.bytes[static_cast<std::size_t>(i)] != 0); break;
+      case DType::Int64: values.push_back(data.element_as_int(i)); break;
+      case DType::Float32: values.push_back(float32_to_json(static_cast<float>(data.element_as_double(i)))); break;
+      case DType::Float64: values.push_back(float_to_json(data.element_as_double(i))); break;
+      case DType::Oracle: throw CaseError("", "", "the oracle dtype cannot appear in a case");
+    }
+  }
+  return values;
+}
+
+Json attr_to_json(const AttrValue& value) {
+  struct Writer {
+    Json operator()(std::monostate) const { return nullptr; }
+    Json operator()(bool v) const { return v; }
+    Json operator()(std::int64_t v) const { return v; }
+    Json operator()(double v) const { return float_to_json(v); }
+    Json operator()(const std::string& v) const { return v; }
+    Json operator()(const std::vector<std::int64_t>& v) const { return v; }
+    Json operator()(DType v) const { return std::string(dtype_name(v)); }
+    Json operator()(const Scalar& v) const {
+      if (v.is_bool()) return v.to<bool>();
+      if (v.is_integral()) return v.to<std::int64_t>();
+      return float_to_json(v.to<double>());
+    }
+  };
+  return std::visit(Writer{}, value);
+}
+
+Json dims_to_json(const DimSpec& dims) {
+  auto one = [](const std::optional<std::int64_t>& d) -> Json { return d ? Json(*d) : Json(nullptr); };
+  switch (dims.form) {
+    case DimSpec::Form::All: return one(dims.all);
+    case DimSpec::Form::ByPosition: {
+      Json out = Json::array();
+      for (const auto& d : dims.by_position) out.push_back(one(d));
+      return out;
+    }
+    case DimSpec::Form::ByName: {
+      Json out = Json::object();
+      for (const auto& [name, d] : dims.by_name) out[name] = one(d);
+      return out;
+    }
+  }
+  return nullptr;
+}
+
+Json argnums_to_json(const ArgNums& argnums) {
+  auto one = [](const std::variant<std::int64_t, std::string>& s) -> Json {
+    return std::visit([](const auto& v) { return Json(v); }, s);
+  };
+  if (!argnums.written_as_list && argnums.selectors.size() == 1) return one(argnums.selectors[0]);
+  Json out = Json::array();
+  for (const auto& s : argnums.selectors) out.push_back(one(s));
+  return out;
+}
+
+Json named_tensors_to_json(const std::vector<NamedTensor>& tensors) {
+  Json out = Json::object();
+  for (const NamedTensor& t : tensors) out[t.name] = tensor_to_json(t.tensor);
+  return out;
+}
+
+Json optional_int_to_json(const std::optional<std::int64_t>& v) { return v ? Json(*v) : Json(nullptr); }
+
+Json transform_to_json(const Transform& transform) {
+  Json out = Json::object();
+  out["transform"] = std::string(transform_name(transform));
+  struct Writer {
+    Json& out;
+    void operator()(const VmapTransform& t) const {
+      out["in_dims"] = dims_to_json(t.in_dims);
+      out["out_dims"] = dims_to_json(t.out_dims);
+      out["randomness"] = std::string(randomness_name(t.randomness));
+      out["chunk_size"] = optional_int_to_json(t.chunk_size);
+    }
+    void operator()(const GradTransform& t) const {
+      out["argnums"] = argnums_to_json(t.argnums);
+      out["has_aux"] = t.has_aux;
+    }
+    void operator()(const VjpTransform& t) const {
+      out["cotangents"] = named_tensors_to_json(t.cotangents);
+      out["has_aux"] = t.has_aux;
+    }
+    void operator()(const JvpTransform& t) const {
+      out["tangents"] = named_tensors_to_json(t.tangents);
+      if (!t.linearize) out["has_aux"] = t.has_aux;
+    }
+    void operator()(const JacobianTransform& t) const {
+      out["argnums"] = argnums_to_json(t.argnums);
+      out["has_aux"] = t.has_aux;
+      if (t.forward) {
+        out["randomness"] = std::string(randomness_name(t.randomness));
+      } else {
+        out["chunk_size"] = optional_int_to_json(t.chunk_size);
+      }
+    }
+    void operator()(const HessianTransform& t) const { out["argnums"] = argnums_to_json(t.argnums); }
+    void operator()(const FunctionalizeTransform& t) const { out["remove"] = t.remove; }
+    void operator()(const FunctionalCallTransform& t) const {
+      out["parameters"] = t.parameters;
+      out["buffers"] = t.buffers;
+      out["strict"] = t.strict;
+      out["tie_weights"] = t.tie_weights;
+    }
+  };
+  std::visit(Writer{out}, transform);
+  return out;
+}
+
+Json tolerance_to_json(const Tolerance& t) { return Json{{"atol", t.atol}, {"rtol", t.rtol}, {"ulps", t.ulps}}; }
+
+void collect_npy(const TensorSpec& spec, std::vector<const TensorSpec*>& out) {
+  if (!spec.npy_file.empty()) out.push_back(&spec);
+}
+
+}  // namespace
+
+TensorSpec parse_tensor(const Json& json, const std::string& json_path, const std::string& file,
+                        const std::filesystem::path& base_dir) {
+  return CaseReader(file, base_dir).tensor_of(json, json_path, true);
+}
+
+Json tensor_to_json(const TensorSpec& tensor) {
+  Json out = Json::object();
+  if (!tensor.npy_file.empty()) {
+    out["npy"] = tensor.npy_file;
+  } else {
+    out["dtype"] = std::string(dtype_name(tensor.data.dtype));
+    out["shape"] = tensor.data.shape;
+    if (tensor.base64) {
+      out["base64"] = base64_encode(tensor.data.bytes);
+    } else {
+      out["data"] = data_to_json(tensor.data);
+    }
+  }
+  if (!tensor.layout.is_contiguous()) {
+    Json layout = Json::object();
+    if (!tensor.layout.permute.empty()) layout["permute"] = tensor.layout.permute;
+    if (!tensor.layout.slice_start.empty())
+      layout["slice"] = Json{{"start", tensor.layout.slice_start}, {"step", tensor.layout.slice_step}};
+    out["layout"] = layout;
+  }
+  return out;
+}
+
+Case parse_case(const Json& json, const std::string& file, const std::filesystem::path& base_dir) {
+  return CaseReader(file, base_dir).case_of(json);
+}
+
+Case parse_case_text(std::string_view text, const std::string& file, const std::filesystem::path& base_dir) {
+  Json json;
+  try {
+    json = Json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw CaseError(file, "", fmt::format("invalid JSON: {}", e.what()));
+  }
+  return parse_case(json, file, base_dir);
+}
+
+Case read_case_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw CaseError(path.string(), "", "cannot open the case file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_case_text(text.str(), path.string(), path.parent_path());
+}
+
+Json case_to_json(const Case& c) {
+  Json out = Json::object();
+  out["format"] = std::string(kCaseFormat);
+  out["id"] = c.id;
+  out["clauses"] = c.clauses;
+  out["description"] = c.description;
+  out["seed"] = c.seed;
+  out["tier"] = std::string(tier_name(c.tier));
+  Json inputs = Json::object();
+  for (const CaseInput& in : c.inputs) {
+    if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) {
+      inputs[in.name] = Json{{"literal", attr_to_json(literal->value)}};
+    } else {
+      inputs[in.name] = tensor_to_json(std::get<TensorSpec>(in.value));
+    }
+  }
+  out["inputs"] = inputs;
+  Json program = Json::array();
+  for (const OpCall& call : c.program) {
+    Json step = Json::object();
+    step["out"] = call.outs;
+    step["op"] = call.op;
+    Json args = Json::array();
+    for (const auto& a : call.args) args.push_back(a ? Json(*a) : Json(nullptr));
+    step["args"] = args;
+    Json attrs = Json::object();
+    for (const auto& [name, value] : call.attrs.values()) attrs[name] = attr_to_json(value);
+    step["attrs"] = attrs;
+    program.push_back(step);
+  }
+  out["program"] = program;
+  out["outputs"] = c.outputs;
+  Json transforms = Json::array();
+  for (const Transform& t : c.transforms) transforms.push_back(transform_to_json(t));
+  out["transforms"] = transforms;
+  Json expect = Json::object();
+  if (c.expect.error) {
+    expect["error"] = std::string(error_kind_name(*c.expect.error));
+  } else {
+    Json values = Json::object();
+    for (const ExpectedValue& v : c.expect.values) {
+      Json tensor = tensor_to_json(v.tensor);
+      if (v.tolerance) tensor["tolerance"] = tolerance_to_json(*v.tolerance);
+      values[v.name] = tensor;
+    }
+    expect["values"] = values;
+    expect["tolerance"] = tolerance_to_json(c.expect.tolerance);
+  }
+  out["expect"] = expect;
+  return out;
+}
+
+std::string write_case_text(const Case& c) { return case_to_json(c).dump(2) + "\n"; }
+
+void write_case_file(const Case& c, const std::filesystem::path& path) {
+  std::vector<const TensorSpec*> npy_tensors;
+  for (const CaseInput& in : c.inputs) {
+    if (const auto* spec = std::get_if<TensorSpec>(&in.value)) collect_npy(*spec, npy_tensors);
+  }
+  for (const Transform& t : c.transforms) {
+    if (const auto* vjp = std::get_if<VjpTransform>(&t)) {
+      for (const NamedTensor& n : vjp->cotangents) collect_npy(n.tensor, npy_tensors);
+    }
+    if (const auto* jvp = std::get_if<JvpTransform>(&t)) {
+      for (const NamedTensor& n : jvp->tangents) collect_npy(n.tensor, npy_tensors);
+    }
+  }
+  for (const ExpectedValue& v : c.expect.values) collect_npy(v.tensor, npy_tensors);
+  for (const TensorSpec* spec : npy_tensors) write_npy(path.parent_path() / spec->npy_file, spec->data);
+  std::ofstream out(path);
+  out << write_case_text(c);
+  if (!out) throw CaseError(path.string(), "", "cannot write the case file");
+}
+
+}  // namespace funcspec::conformance

@@ -1,0 +1,333 @@
+#include "conformance/case/evaluate.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+
+#include "reference/backends/cpu/strided_loop.h"
+#include "reference/ops/dispatch.h"
+#include "reference/random/generator.h"
+
+namespace funcspec::conformance {
+namespace {
+
+// What fills the gaps of a strided input's buffer: values no correct kernel ever reads, chosen to
+// be loud when a backend ignores strides (NaN poisons arithmetic, INT64_MIN is rarely plausible).
+template <typename T>
+T gap_value() {
+  if constexpr (std::is_same_v<T, bool>)
+    return true;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return std::numeric_limits<std::int64_t>::min();
+  else
+    return T(std::numeric_limits<double>::quiet_NaN());
+}
+
+// Orders the bit patterns of a float so that adjacent floats differ by one (both zeros map to 0).
+template <typename Int>
+std::int64_t ordered_bits(Int bits) {
+  const auto wide = static_cast<std::int64_t>(bits);
+  if (bits >= 0) return wide;
+  return static_cast<std::int64_t>(std::numeric_limits<Int>::min()) - wide;
+}
+
+double ulp_distance(double actual, double expected, DType dtype) {
+  std::int64_t a = 0;
+  std::int64_t e = 0;
+  if (dtype == DType::Float32) {
+    a = ordered_bits(std::bit_cast<std::int32_t>(static_cast<float>(actual)));
+    e = ordered_bits(std::bit_cast<std::int32_t>(static_cast<float>(expected)));
+  } else {
+    a = ordered_bits(std::bit_cast<std::int64_t>(actual));
+    e = ordered_bits(std::bit_cast<std::int64_t>(expected));
+  }
+  // The true distance is below 2^64, so unsigned wrap-around gives it exactly.
+  const std::uint64_t distance = a >= e ? static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(e)
+                                        : static_cast<std::uint64_t>(e) - static_cast<std::uint64_t>(a);
+  return static_cast<double>(distance);
+}
+
+std::string index_of(std::int64_t flat, const Shape& shape) {
+  Shape index(shape.size());
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return shape_to_string(index);
+}
+
+struct ElementError {
+  double abs = 0;
+  double ulps = 0;
+};
+
+ElementError element_error(const TensorData& actual, const TensorData& expected, std::int64_t i) {
+  if (!is_floating(expected.dtype)) {
+    const std::int64_t a = actual.element_as_int(i);
+    const std::int64_t e = expected.element_as_int(i);
+    // Exact in unsigned arithmetic (the distance is below 2^64); through double, 2^53 + 1 would
+    // equal 2^53.
+    const std::uint64_t distance = a >= e ? static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(e)
+                                          : static_cast<std::uint64_t>(e) - static_cast<std::uint64_t>(a);
+    const double difference = static_cast<double>(distance);
+    return {difference, difference};  // an integer's unit in the last place is 1
+  }
+  const double a = actual.element_as_double(i);
+  const double e = expected.element_as_double(i);
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (std::isnan(a) || std::isnan(e)) return std::isnan(a) && std::isnan(e) ? ElementError{} : ElementError{kInf, kInf};
+  if (a == e) return {};
+  if (std::isinf(a) || std::isinf(e)) return {kInf, kInf};
+  return {std::abs(a - e), ulp_distance(a, e, expected.dtype)};
+}
+
+}  // namespace
+
+std::string_view verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::Pass: return "pass";
+    case Verdict::Fail: return "fail";
+    case Verdict::Unsupported: return "unsupported";
+  }
+  return "fail";
+}
+
+Tensor materialize_tensor(const TensorSpec& spec) {
+  const TensorData& data = spec.data;
+  Tensor values = Tensor::empty(data.shape, data.dtype);
+  if (!data.bytes.empty()) {
+    visit_dtype(data.dtype, [&]<typename T>() {
+      if constexpr (is_oracle_v<T>) {
+        throw CaseError("", "", "the oracle dtype cannot appear in a case");
+      } else {
+        std::memcpy(values.data<T>(), data.bytes.data(), data.bytes.size());
+      }
+    });
+  }
+  if (spec.layout.is_contiguous()) return values;
+
+  const std::size_t rank = data.shape.size();
+  const TensorLayout& layout = spec.layout;
+  std::vector<std::int64_t> start(rank, 0);
+  std::vector<std::int64_t> step(rank, 1);
+  std::vector<std::int64_t> permutation(rank);
+  for (std::size_t d = 0; d < rank; ++d) {
+    if (!layout.slice_start.empty()) {
+      start[d] = layout.slice_start[d];
+      step[d] = layout.slice_step[d];
+    }
+    permutation[d] = layout.permute.empty() ? static_cast<std::int64_t>(d) : layout.permute[d];
+  }
+  // The buffer is big enough for every dim's last element (and one element for an empty dim, so
+  // that the view's offset stays inside it).
+  Shape buffer_shape(rank);
+  for (std::size_t d = 0; d < rank; ++d) {
+    const std::int64_t extent = data.shape[d] == 0 ? start[d] + 1 : start[d] + (data.shape[d] - 1) * step[d] + 1;
+    buffer_shape[static_cast<std::size_t>(permutation[d])] = extent;
+  }
+  Tensor buffer = Tensor::empty(buffer_shape, data.dtype);
+  const Strides buffer_strides = contiguous_strides(buffer_shape);
+  Strides view_strides(rank);
+  std::int64_t offset = 0;
+  for (std::size_t d = 0; d < rank; ++d) {
+    const std::int64_t stride = buffer_strides[static_cast<std::size_t>(permutation[d])];
+    view_strides[d] = stride * step[d];
+    offset += start[d] * stride;
+  }
+  Tensor view = Tensor::view_of(buffer, data.shape, view_strides, offset);
+  visit_dtype(data.dtype, [&]<typename T>() {
+    if constexpr (!is_oracle_v<T>) {
+      T* all = buffer.data<T>();
+      for (std::int64_t i = 0; i < buffer.numel(); ++i) all[i] = gap_value<T>();
+      T* target = view.data<T>();
+      const T* source = values.data<T>();
+      cpu::for_each_offset<2>(data.shape, {view.strides(), values.strides()},
+                              [&](const std::array<std::int64_t, 2>& at) { target[at[0]] = source[at[1]]; });
+    }
+  });
+  return view;
+}
+
+TensorData tensor_data_of(const Tensor& tensor) {
+  if (tensor.device() != Device::Cpu)
+    throw CaseError("", "", fmt::format("a {} tensor has no values to compare", device_name(tensor.device())));
+  TensorData data;
+  data.dtype = tensor.dtype();
+  data.shape = tensor.shape();
+  visit_dtype(tensor.dtype(), [&]<typename T>() {
+    if constexpr (is_oracle_v<T>) {
+      throw CaseError("", "", "an oracle-dtype result cannot be compared with a case's values");
+    } else {
+      const T* base = tensor.data<T>();
+      data.bytes.reserve(static_cast<std::size_t>(tensor.numel()) * sizeof(T));
+      cpu::for_each_offset<1>(tensor.shape(), {tensor.strides()}, [&](const std::array<std::int64_t, 1>& at) {
+        const T value = base[at[0]];
+        const auto* raw = reinterpret_cast<const std::uint8_t*>(&value);
+        data.bytes.insert(data.bytes.end(), raw, raw + sizeof(T));
+      });
+    }
+  });
+  return data;
+}
+
+ProgramResult run_on_reference(const Case& c) {
+  ProgramResult result;
+  if (!c.transforms.empty()) {
+    result.unsupported = fmt::format("the reference has no {} yet", transform_name(c.transforms.front()));
+    return result;
+  }
+  random::GeneratorScope generator(c.seed);
+  std::map<std::string, Tensor, std::less<>> values;
+  try {
+    for (const CaseInput& in : c.inputs) {
+      if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) {
+        values[in.name] = Tensor::wrapped_scalar(literal->value);
+      } else {
+        values[in.name] = materialize_tensor(std::get<TensorSpec>(in.value));
+      }
+    }
+    for (std::size_t i = 0; i < c.program.size(); ++i) {
+      const OpCall& step = c.program[i];
+      TensorList inputs;
+      for (const auto& arg : step.args) inputs.push_back(arg ? values.at(*arg) : Tensor());
+      const TensorList outputs = call(step.op, inputs, step.attrs);
+      if (outputs.size() != step.outs.size()) {
+        result.broken = fmt::format("program[{}]: {} returned {} tensors but 'out' names {}", i, step.op,
+                                    outputs.size(), step.outs.size());
+        return result;
+      }
+      for (std::size_t k = 0; k < outputs.size(); ++k) values[step.outs[k]] = outputs[k];
+    }
+    for (const std::string& name : c.outputs) {
+      try {
+        result.outputs.emplace_back(name, tensor_data_of(values.at(name)));
+      } catch (const CaseError& e) {
+        result.broken = fmt::format("result '{}': {}", name, e.problem());
+        return result;
+      }
+    }
+  } catch (const Error& e) {
+    result.outputs.clear();
+    result.error = e.kind();
+    result.error_message = e.what();
+  }
+  return result;
+}
+
+namespace {
+
+struct Comparison {
+  bool passed = true;
+  std::string reason;
+  double max_abs = 0;
+  double max_ulps = 0;
+};
+
+Comparison compare(const std::string& name, const TensorData& actual, const TensorData& expected,
+                   const Tolerance& tolerance) {
+  Comparison out;
+  if (actual.dtype != expected.dtype) {
+    out.passed = false;
+    out.reason = fmt::format("result '{}' has dtype {} but the case expects {}", name, dtype_name(actual.dtype),
+                             dtype_name(expected.dtype));
+    return out;
+  }
+  if (actual.shape != expected.shape) {
+    out.passed = false;
+    out.reason = fmt::format("result '{}' has shape {} but the case expects {}", name, shape_to_string(actual.shape),
+                             shape_to_string(expected.shape));
+    return out;
+  }
+  std::int64_t failures = 0;
+  std::int64_t first_failure = -1;
+  ElementError first_error;
+  for (std::int64_t i = 0; i < expected.numel(); ++i) {
+    const ElementError error = element_error(actual, expected, i);
+    out.max_abs = std::max(out.max_abs, error.abs);
+    out.max_ulps = std::max(out.max_ulps, error.ulps);
+    const double bound = tolerance.atol + tolerance.rtol * std::abs(expected.element_as_double(i));
+    const bool ok = error.abs <= bound || error.ulps <= static_cast<double>(tolerance.ulps);
+    if (!ok && failures++ == 0) {
+      first_failure = i;
+      first_error = error;
+    }
+  }
+  if (failures > 0) {
+    out.passed = false;
+    const bool integral = !is_floating(expected.dtype);
+    auto shown = [&](const TensorData& t) {
+      return integral ? fmt::format("{}", t.element_as_int(first_failure))
+                      : fmt::format("{}", t.element_as_double(first_failure));
+    };
+    out.reason = fmt::format(
+        "result '{}': {} of {} elements differ; first at {}: expected {}, got {} (abs error {} > atol {} + rtol {} * "
+        "|expected|, and {} ulps > {}); max abs error {}, max ulps {}",
+        name, failures, expected.numel(), index_of(first_failure, expected.shape), shown(expected), shown(actual),
+        first_error.abs, tolerance.atol, tolerance.rtol, first_error.ulps, tolerance.ulps, out.max_abs, out.max_ulps);
+  }
+  return out;
+}
+
+}  // namespace
+
+Evaluation judge(const Case& c, ProgramResult result) {
+  Evaluation ev;
+  ev.tolerance = c.expect.tolerance;
+  ev.result = std::move(result);
+  const ProgramResult& r = ev.result;
+  auto fail = [&](std::string reason) {
+    ev.verdict = Verdict::Fail;
+    ev.reason = std::move(reason);
+    return ev;
+  };
+  if (r.unsupported) {
+    ev.verdict = Verdict::Unsupported;
+    ev.reason = *r.unsupported;
+    return ev;
+  }
+  if (!r.broken.empty()) return fail(r.broken);
+  if (c.expect.error) {
+    const std::string_view expected = error_kind_name(*c.expect.error);
+    if (!r.error) return fail(fmt::format("expected the error {} but the program returned its results", expected));
+    if (*r.error != *c.expect.error)
+      return fail(
+          fmt::format("expected the error {} but got {}: {}", expected, error_kind_name(*r.error), r.error_message));
+    ev.verdict = Verdict::Pass;
+    return ev;
+  }
+  if (r.error)
+    return fail(fmt::format("the program raised {} where values were expected: {}", error_kind_name(*r.error),
+                            r.error_message));
+
+  std::string first_reason;
+  std::optional<Tolerance> failing_tolerance;
+  for (const ExpectedValue& expected : c.expect.values) {
+    const Tolerance tolerance = expected.tolerance.value_or(c.expect.tolerance);
+    const TensorData* actual = nullptr;
+    for (const auto& [name, data] : r.outputs) {
+      if (name == expected.name) actual = &data;
+    }
+    if (actual == nullptr) {
+      if (first_reason.empty()) first_reason = fmt::format("result '{}' is missing", expected.name);
+      continue;
+    }
+    const Comparison comparison = compare(expected.name, *actual, expected.tensor.data, tolerance);
+    ev.max_abs_error = std::max(ev.max_abs_error, comparison.max_abs);
+    ev.max_ulp_error = std::max(ev.max_ulp_error, comparison.max_ulps);
+    if (!comparison.passed && first_reason.empty()) {
+      first_reason = comparison.reason;
+      failing_tolerance = tolerance;
+    }
+  }
+  if (failing_tolerance) ev.tolerance = *failing_tolerance;
+  if (!first_reason.empty()) return fail(first_reason);
+  ev.verdict = Verdict::Pass;
+  return ev;
+}
+
+}  // namespace funcspec::conformance

@@ -1,0 +1,57 @@
+#pragma once
+// Running a case's program and judging what came back against the case's expectation. Running is
+// backend-specific (here: the reference, through funcspec::call); judging is shared by every
+// backend, so a backend only has to produce a ProgramResult.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "conformance/case/case.h"
+#include "reference/core/error.h"
+#include "reference/core/tensor.h"
+
+namespace funcspec::conformance {
+
+enum class Verdict { Pass, Fail, Unsupported };
+std::string_view verdict_name(Verdict verdict);
+
+// What a backend returned for a case: the named results, or the kind of error it raised, or the
+// reason it could not run the case at all.
+struct ProgramResult {
+  std::vector<std::pair<std::string, TensorData>> outputs;
+  std::optional<ErrorKind> error;
+  std::string error_message;
+  std::optional<std::string> unsupported;  // why the backend cannot run the case
+  std::string broken;                      // a result no case can expect (an oracle or meta output)
+};
+
+struct Evaluation {
+  Verdict verdict = Verdict::Fail;
+  std::string reason;  // empty on a pass
+  // Largest differences over every compared element (0 when nothing was compared); ulps are
+  // measured in the expected dtype and are infinite across a NaN/number or sign-of-inf mismatch.
+  double max_abs_error = 0;
+  double max_ulp_error = 0;
+  // The tolerance of the output whose comparison decided the verdict (the first failing one, or
+  // the expectation's default).
+  Tolerance tolerance;
+  ProgramResult result;
+};
+
+// The tensor an input spec describes, laid out as its layout says (on cpu).
+Tensor materialize_tensor(const TensorSpec& spec);
+// A contiguous copy of a cpu tensor's values; an oracle-dtype tensor is refused (CaseError).
+TensorData tensor_data_of(const Tensor& tensor);
+
+// Runs the program on the reference under random::GeneratorScope(case.seed). A case with
+// transforms is unsupported ("the reference has no vmap yet").
+ProgramResult run_on_reference(const Case& c);
+
+// Compares a result with the case's expectation: values within tolerance (NaN equals NaN; shapes
+// and dtypes must match exactly) or the expected error kind.
+Evaluation judge(const Case& c, ProgramResult result);
+
+inline Evaluation evaluate_on_reference(const Case& c) { return judge(c, run_on_reference(c)); }
+
+}  // namespace funcspec::conformance
