@@ -31,6 +31,17 @@ CaseError::CaseError(std::string file, std::string json_path, std::string proble
       json_path_(std::move(json_path)),
       problem_(std::move(problem)) {}
 
+std::optional<std::int64_t> bounded_numel(std::span<const std::int64_t> shape) {
+  std::int64_t count = 1;
+  for (std::int64_t size : shape) {
+    if (size == 0) return 0;
+  }
+  for (std::int64_t size : shape) {
+    if (size < 0 || __builtin_mul_overflow(count, size, &count) || count > kMaxCaseElements) return std::nullopt;
+  }
+  return count;
+}
+
 bool is_case_dtype(DType dtype) { return dtype != DType::Oracle; }
 
 double TensorData::element_as_double(std::int64_t i) const {

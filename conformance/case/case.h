@@ -4,6 +4,7 @@
 // case_json.h; this header holds plain data only, so backends other than the reference can use it.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -34,6 +35,13 @@ class CaseError : public std::runtime_error {
   std::string json_path_;
   std::string problem_;
 };
+
+// The most elements a case tensor (or the buffer behind a laid-out input) may have: far more than
+// a hand-written case needs, and small enough that a hostile shape cannot overflow a size.
+inline constexpr std::int64_t kMaxCaseElements = std::int64_t{1} << 32;
+
+// The number of elements of `shape`, or nothing when it exceeds kMaxCaseElements.
+std::optional<std::int64_t> bounded_numel(std::span<const std::int64_t> shape);
 
 // The dtypes a case file can hold (the ones .npy and every backend share); the oracle dtype is the
 // reference's own and never appears in a case.

@@ -143,6 +143,8 @@ class CaseReader {
     for (std::size_t d = 0; d < shape.size(); ++d) {
       if (shape[d] < 0) bad(fmt::format("{}[{}]", path, d), fmt::format("a size must be >= 0, got {}", shape[d]));
     }
+    if (!bounded_numel(shape))
+      bad(path, fmt::format("shape {} has more than {} elements", shape_to_string(shape), kMaxCaseElements));
     return shape;
   }
 
@@ -213,11 +215,28 @@ class CaseReader {
       if (layout.slice_start.size() != rank || layout.slice_step.size() != rank)
         bad(p, fmt::format("start and step need one entry per dim of a tensor of rank {}", rank));
       for (std::size_t d = 0; d < rank; ++d) {
-        if (layout.slice_start[d] < 0) bad(fmt::format("{}.start[{}]", p, d), "a start must be >= 0");
+        if (layout.slice_start[d] < 0 || layout.slice_start[d] > kMaxCaseElements)
+          bad(fmt::format("{}.start[{}]", p, d), fmt::format("a start must be in [0, {}]", kMaxCaseElements));
         if (layout.slice_step[d] < 1) bad(fmt::format("{}.step[{}]", p, d), "a step must be >= 1");
       }
     }
     return layout;
+  }
+
+  // The buffer behind a laid-out input must stay within kMaxCaseElements too.
+  void check_layout_size(const TensorLayout& layout, const Shape& shape, const std::string& path) const {
+    if (layout.slice_start.empty()) return;
+    Shape extents(shape.size());
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+      const std::int64_t last = std::max<std::int64_t>(shape[d] - 1, 0);
+      std::int64_t reach = 0;
+      if (__builtin_mul_overflow(last, layout.slice_step[d], &reach) ||
+          __builtin_add_overflow(reach, layout.slice_start[d] + 1, &extents[d]))
+        bad(path, "the slice reaches beyond any buffer a case may hold");
+    }
+    if (!bounded_numel(extents))
+      bad(path, fmt::format("the buffer {} behind this slice has more than {} elements", shape_to_string(extents),
+                            kMaxCaseElements));
   }
 
   TensorSpec tensor_of(const Json& j, const std::string& path, bool allow_layout, bool allow_tolerance = false) const {
@@ -265,7 +284,10 @@ class CaseReader {
           append_element(*element, element_path, spec.data.dtype, spec.data.bytes);
       }
     }
-    if (j.contains("layout")) spec.layout = layout_of(j["layout"], path + ".layout", spec.data.shape.size());
+    if (j.contains("layout")) {
+      spec.layout = layout_of(j["layout"], path + ".layout", spec.data.shape.size());
+      check_layout_size(spec.layout, spec.data.shape, path + ".layout.slice");
+    }
     return spec;
   }
 

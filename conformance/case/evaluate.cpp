@@ -215,6 +215,11 @@ ProgramResult run_on_reference(const Case& c) {
     result.outputs.clear();
     result.error = e.kind();
     result.error_message = e.what();
+  } catch (const std::exception& e) {
+    // Not a funcspec error: a case built in code with an undefined name, or a bug; fail the case
+    // rather than the whole run.
+    result.outputs.clear();
+    result.broken = fmt::format("evaluation stopped by an unexpected exception: {}", e.what());
   }
   return result;
 }

@@ -212,6 +212,8 @@ TensorData parse_npy(std::span<const std::uint8_t> bytes, const std::string& sou
   TensorData data;
   data.dtype = *dtype;
   data.shape = *header.shape;
+  if (!bounded_numel(data.shape))
+    bad(source, fmt::format("shape {} has more than {} elements", shape_to_string(data.shape), kMaxCaseElements));
   const std::size_t item = itemsize(*dtype);
   const auto expected_bytes = static_cast<std::size_t>(numel_of(data.shape)) * item;
   const std::size_t available = bytes.size() - data_start;

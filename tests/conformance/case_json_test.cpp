@@ -420,6 +420,18 @@ TEST(CaseJsonErrors, SliceStepMustBePositive) {
   EXPECT_EQ(parse_error_of(j).json_path(), "inputs.x.layout.slice.step[1]");
 }
 
+TEST(CaseJsonErrors, ShapeWhoseElementCountOverflowsIsRefused) {
+  Json j = add_case_json();
+  j["inputs"]["x"] = Json{{"dtype", "float64"}, {"shape", {4611686018427387904LL, 4}}, {"data", Json::array()}};
+  EXPECT_EQ(parse_error_of(j).json_path(), "inputs.x.shape");
+}
+
+TEST(CaseJsonErrors, SliceReachingBeyondAnyBufferIsRefused) {
+  Json j = add_case_json();
+  j["inputs"]["x"]["layout"] = Json::parse(R"({"slice": {"start": [0, 0], "step": [4611686018427387904, 1]}})");
+  EXPECT_EQ(parse_error_of(j).json_path(), "inputs.x.layout.slice");
+}
+
 TEST(CaseJsonErrors, NegativeSeed) {
   Json j = add_case_json();
   j["seed"] = -3;

@@ -288,3 +288,17 @@ TEST(Evaluate, MetaResultsCannotBeCompared) {
 
 }  // namespace
 }  // namespace funcspec::conformance
+
+namespace funcspec::conformance {
+namespace {
+
+TEST(Evaluate, CaseBuiltInCodeWithAnUndefinedNameFailsInsteadOfCrashing) {
+  Case c = parse_case(testing_support::add_case_json(), "test.json", ".");
+  c.program[0].args[1] = "undefined";
+  const Evaluation ev = evaluate_on_reference(c);
+  EXPECT_EQ(ev.verdict, Verdict::Fail);
+  EXPECT_TRUE(ev.reason.starts_with("evaluation stopped by an unexpected exception")) << ev.reason;
+}
+
+}  // namespace
+}  // namespace funcspec::conformance

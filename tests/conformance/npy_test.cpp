@@ -135,6 +135,11 @@ TEST(NpyErrors, UnknownVersion) {
   expect_refused(bytes, "version 4.0");
 }
 
+TEST(NpyErrors, ShapeWhoseElementCountOverflows) {
+  expect_refused(handmade_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", {}),
+                 "more than");
+}
+
 TEST(NpyErrors, MissingHeaderKey) {
   expect_refused(handmade_npy("{'descr': '<f8', 'shape': (1,), }", std::vector<std::uint8_t>(8)), "fortran_order");
 }
