@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,7 @@
 
 #include "conformance/case/base64.h"
 #include "conformance/case/npy.h"
+#include "reference/core/error.h"
 #include "reference/ops/registry.h"
 
 namespace funcspec::conformance {
@@ -339,7 +341,15 @@ class CaseReader {
     OpCall call;
     call.op = string_of(field(j, path, "op"), path + ".op");
     const OpDef* op = OpRegistry::instance().find(call.op);
-    if (op == nullptr) bad(path + ".op", fmt::format("unknown op '{}'", call.op));
+    if (op == nullptr) {
+      std::string message = fmt::format("unknown op '{}'", call.op);
+      try {
+        OpRegistry::instance().get(call.op);
+      } catch (const Error& e) {
+        message = e.what();  // the same sentence, with the catalogue's near names
+      }
+      bad(path + ".op", message);
+    }
     const OpSchema& schema = op->schema;
 
     const Json& args = j.contains("args") ? j["args"] : Json::array();
