@@ -101,17 +101,6 @@ std::optional<Tier> parse_tier(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<ErrorKind> parse_error_kind(std::string_view name) {
-  if (name == error_kind_name(ErrorKind::Internal)) return ErrorKind::Internal;
-  // Kinds are appended, never renumbered; error_kind_name answers "internal" past the last one.
-  for (int k = 1;; ++k) {
-    const auto kind = static_cast<ErrorKind>(k);
-    const std::string_view kind_name = error_kind_name(kind);
-    if (kind_name == error_kind_name(ErrorKind::Internal)) return std::nullopt;
-    if (kind_name == name) return kind;
-  }
-}
-
 const CaseInput* Case::find_input(std::string_view name) const {
   for (const CaseInput& in : inputs) {
     if (in.name == name) return &in;

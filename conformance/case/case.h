@@ -229,8 +229,6 @@ struct Case {
   const CaseInput* find_input(std::string_view name) const;
 };
 
-std::optional<ErrorKind> parse_error_kind(std::string_view name);
-
 // The names of what the transformed function returns, innermost transform first (see the naming
 // rules in docs/case-format.md): the keys `expect.values` must have. Throws CaseError (with an
 // empty file) when a transform does not fit the function it wraps.

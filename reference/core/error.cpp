@@ -25,4 +25,12 @@ std::string_view error_kind_name(ErrorKind kind) {
   return "internal";
 }
 
+std::optional<ErrorKind> parse_error_kind(std::string_view name) {
+  for (int k = 0; k <= static_cast<int>(kLastErrorKind); ++k) {
+    const auto kind = static_cast<ErrorKind>(k);
+    if (error_kind_name(kind) == name) return kind;
+  }
+  return std::nullopt;
+}
+
 }  // namespace funcspec

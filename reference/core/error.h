@@ -1,6 +1,7 @@
 #pragma once
 #include <fmt/format.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -32,7 +33,12 @@ enum class ErrorKind {
   CudaNotAvailable,     // a cuda tensor requested in a build or on a machine without CUDA
 };
 
+// The last kind declared; kinds are appended, so [Internal, kLastErrorKind] names every kind.
+inline constexpr ErrorKind kLastErrorKind = ErrorKind::CudaNotAvailable;
+
 std::string_view error_kind_name(ErrorKind kind);
+// The kind with this snake_case name (case files and protocols name kinds this way).
+std::optional<ErrorKind> parse_error_kind(std::string_view name);
 
 class Error : public std::runtime_error {
  public:

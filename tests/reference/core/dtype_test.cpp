@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "reference/core/dtype.h"
+#include "reference/core/error.h"
 #include "reference/core/scalar.h"
 
 namespace funcspec {
@@ -57,6 +59,22 @@ TEST(Scalar, RecordsItsCategory) {
   EXPECT_EQ(Scalar(3).dtype(), DType::Int64);
   EXPECT_EQ(Scalar(2.5).dtype(), DType::Float64);
   EXPECT_EQ(Scalar(2.5).to<std::int64_t>(), 2);
+}
+
+}  // namespace
+}  // namespace funcspec
+
+namespace funcspec {
+namespace {
+
+TEST(ErrorKinds, EveryKindHasAUniqueNameThatParsesBack) {
+  std::set<std::string_view> names;
+  for (int k = 0; k <= static_cast<int>(kLastErrorKind); ++k) {
+    const auto kind = static_cast<ErrorKind>(k);
+    EXPECT_TRUE(names.insert(error_kind_name(kind)).second) << error_kind_name(kind);
+    EXPECT_EQ(parse_error_kind(error_kind_name(kind)), kind);
+  }
+  EXPECT_FALSE(parse_error_kind("no_such_kind").has_value());
 }
 
 }  // namespace
