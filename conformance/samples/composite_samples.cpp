@@ -6,14 +6,6 @@
 namespace funcspec::samples {
 namespace {
 
-Tensor transposed(const Tensor& base) {
-  Shape shape = base.shape();
-  Strides strides = base.strides();
-  std::swap(shape[0], shape[1]);
-  std::swap(strides[0], strides[1]);
-  return Tensor::view_of(base, shape, strides, 0);
-}
-
 Tensor targets(std::initializer_list<double> values, const Shape& shape) {
   return from_values(values, shape, DType::Int64);
 }
@@ -21,7 +13,7 @@ Tensor targets(std::initializer_list<double> values, const Shape& shape) {
 std::vector<OpSample> softmax_samples(DType floating, SampleRng& rng) {
   return {
       {{rng.tensor({2, 5}, floating)}, {{"dim", std::int64_t{1}}}, "2x5 dim 1"},
-      {{transposed(rng.tensor({4, 3}, floating))}, {{"dim", std::int64_t{0}}}, "transposed dim 0"},
+      {{rng.strided_tensor({3, 4}, floating)}, {{"dim", std::int64_t{0}}}, "transposed dim 0"},
       {{rng.tensor({2, 3, 4}, floating)}, {{"dim", std::int64_t{-2}}}, "rank 3, negative dim"},
       {{rng.tensor({}, floating)}, {{"dim", std::int64_t{0}}}, "rank 0"},
       {{rng.tensor({0, 3}, floating)}, {{"dim", std::int64_t{1}}}, "size-0 dim"},
@@ -42,7 +34,7 @@ std::vector<OpSample> loss_samples(DType floating, SampleRng& rng, bool probabil
   }
   out.push_back({{rng.tensor({3}, floating), targets({2}, {})}, {}, "[C] with a rank-0 target"});
   out.push_back({{rng.tensor({2, 3, 2}, floating), targets({0, 2, 1, 1}, {2, 2})}, {}, "[N, C, d]"});
-  out.push_back({{transposed(rng.tensor({3, 4}, floating)), targets({1, 1, 0, 2}, {4})},
+  out.push_back({{rng.strided_tensor({4, 3}, floating), targets({1, 1, 0, 2}, {4})},
                  {{"ignore_index", std::int64_t{1}}},
                  "transposed, ignore_index 1"});
   out.push_back(
@@ -65,7 +57,7 @@ std::vector<OpSample> loss_samples(DType floating, SampleRng& rng, bool probabil
 std::vector<OpSample> fill_samples(DType floating, SampleRng& rng, const Attrs& attrs) {
   return {
       {{rng.tensor({2, 3}, floating)}, attrs, "2x3"},
-      {{transposed(rng.tensor({4, 3}, floating))}, attrs, "transposed"},
+      {{rng.strided_tensor({3, 4}, floating)}, attrs, "transposed"},
       {{rng.tensor({}, floating)}, attrs, "rank 0"},
       {{rng.tensor({0, 3}, floating)}, attrs, "size-0 dim"},
       {{rng.tensor({3}, DType::Int64)}, attrs, "int64 self"},
@@ -98,7 +90,7 @@ void register_composite_samples(OpSampleRegistry& registry) {
                           {{"reduction", std::string(reduction)}},
                           std::string("broadcast, ") + reduction});
          }
-         out.push_back({{transposed(rng.tensor({4, 3}, floating)), rng.tensor({3, 4}, floating)}, {}, "transposed"});
+         out.push_back({{rng.strided_tensor({3, 4}, floating), rng.tensor({3, 4}, floating)}, {}, "transposed"});
          out.push_back({{rng.tensor({}, floating), rng.tensor({}, floating)}, {}, "rank 0"});
          out.push_back({{rng.tensor({0, 2}, floating), rng.tensor({0, 2}, floating)},
                         {{"reduction", std::string("sum")}},
@@ -113,7 +105,7 @@ void register_composite_samples(OpSampleRegistry& registry) {
        [](DType floating, SampleRng& rng) {
          return std::vector<OpSample>{
              {{rng.tensor({2, 3}, floating), rng.tensor({4, 3}, floating), rng.tensor({4}, floating)}, {}, "with bias"},
-             {{transposed(rng.tensor({3, 5}, floating)), rng.tensor({2, 3}, floating)}, {}, "transposed input"},
+             {{rng.strided_tensor({5, 3}, floating), rng.tensor({2, 3}, floating)}, {}, "transposed input"},
              {{rng.tensor({3}, floating), rng.tensor({2, 3}, floating)}, {}, "1-D input"},
              {{rng.tensor({2, 3}, floating), rng.tensor({3}, floating)}, {}, "1-D weight"},
              {{rng.tensor({0, 3}, floating), rng.tensor({4, 3}, floating), rng.tensor({4}, floating)},
@@ -133,7 +125,7 @@ void register_composite_samples(OpSampleRegistry& registry) {
               {{"normalized_shape", Shape{4}}},
               "weight and bias"},
              {{rng.tensor({2, 2, 3}, floating)}, {{"normalized_shape", Shape{2, 3}}, {"eps", 1e-3}}, "two dims"},
-             {{transposed(rng.tensor({5, 3}, floating))}, {{"normalized_shape", Shape{5}}}, "transposed"},
+             {{rng.strided_tensor({3, 5}, floating)}, {{"normalized_shape", Shape{5}}}, "transposed"},
              {{rng.tensor({0, 3}, floating)}, {{"normalized_shape", Shape{3}}}, "size-0 batch"},
          };
        },
@@ -145,7 +137,7 @@ void register_composite_samples(OpSampleRegistry& registry) {
                 [](DType floating, SampleRng& rng) {
                   return std::vector<OpSample>{
                       {{rng.tensor({4, 5}, floating)}, {{"p", 0.3}}, "training"},
-                      {{transposed(rng.tensor({3, 4}, floating))}, {{"p", 0.5}}, "transposed"},
+                      {{rng.strided_tensor({4, 3}, floating)}, {{"p", 0.5}}, "transposed"},
                       {{rng.tensor({}, floating)}, {{"p", 0.2}}, "rank 0"},
                       {{rng.tensor({0, 4}, floating)}, {}, "size-0 dim"},
                       {{rng.tensor({3}, floating)}, {{"p", 1.0}}, "p = 1"},

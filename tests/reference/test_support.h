@@ -2,6 +2,8 @@
 // Helpers shared by the unit tests: capturing error kinds and reading values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "reference/core/error.h"
@@ -34,5 +36,22 @@ void expect_error_kind(ErrorKind kind, Fn&& fn) {
 
 // The elements of `t` in logical order, as doubles.
 inline std::vector<double> values(const Tensor& t) { return t.to_vector<double>(); }
+
+// Elementwise comparison that treats NaN as equal to NaN and checks the sign of zeros.
+inline void expect_same(const std::vector<double>& got, const std::vector<double>& want, double tolerance = 0.0) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(got[i])) << "element " << i << " is " << got[i] << ", expected NaN";
+    } else if (tolerance == 0.0 || std::isinf(want[i])) {
+      EXPECT_EQ(got[i], want[i]) << "element " << i;
+      if (want[i] == 0.0) {
+        EXPECT_EQ(std::signbit(got[i]), std::signbit(want[i])) << "sign of zero, element " << i;
+      }
+    } else {
+      EXPECT_NEAR(got[i], want[i], tolerance * std::max(1.0, std::abs(want[i]))) << "element " << i;
+    }
+  }
+}
 
 }  // namespace funcspec::testing_support

@@ -16,6 +16,7 @@ namespace {
 
 using testing_support::error_kind_of;
 using testing_support::expect_error_kind;
+using testing_support::expect_same;
 using testing_support::values;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -33,23 +34,6 @@ Tensor bools(std::initializer_list<double> v) {
   return from_values(v, {static_cast<std::int64_t>(v.size())}, DType::Bool);
 }
 using ops::lit;
-
-// Elementwise comparison that treats NaN as equal to NaN and checks the sign of zeros.
-void expect_same(const std::vector<double>& got, const std::vector<double>& want, double tolerance = 0.0) {
-  ASSERT_EQ(got.size(), want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    if (std::isnan(want[i])) {
-      EXPECT_TRUE(std::isnan(got[i])) << "element " << i << " is " << got[i] << ", expected NaN";
-    } else if (tolerance == 0.0 || std::isinf(want[i])) {
-      EXPECT_EQ(got[i], want[i]) << "element " << i;
-      if (want[i] == 0.0) {
-        EXPECT_EQ(std::signbit(got[i]), std::signbit(want[i])) << "sign of zero, element " << i;
-      }
-    } else {
-      EXPECT_NEAR(got[i], want[i], tolerance * std::max(1.0, std::abs(want[i]))) << "element " << i;
-    }
-  }
-}
 
 // --- add, sub
 

@@ -55,16 +55,6 @@ TEST(PhiloxStream, BlockIsKeyedBySeedAndCountedFromOffset) {
   for (int w = 0; w < 4; ++w) EXPECT_EQ(a[w], b[w]);
 }
 
-TEST(Generator, ReserveAdvancesTheOffsetByTheBlocksDrawn) {
-  Generator generator(3);
-  const PhiloxStream first = generator.reserve(10);
-  const PhiloxStream second = generator.reserve(4);
-  EXPECT_EQ(first.offset, 0u);
-  EXPECT_EQ(second.offset, 10u);
-  EXPECT_EQ(generator.offset(), 14u);
-  EXPECT_EQ(second.seed, 3u);
-}
-
 TEST(PortableDistributions, Float32UniformIsTheTop24BitsOfWordZero) {
   const PhiloxBlock block{{0xffffff80u, 0, 0, 0}};
   EXPECT_EQ(uniform_float32(block), 1.0f - 0x1p-24f);
