@@ -93,8 +93,19 @@ std::string_view verdict_name(Verdict verdict) {
     case Verdict::Pass: return "pass";
     case Verdict::Fail: return "fail";
     case Verdict::Unsupported: return "unsupported";
+    case Verdict::Error: return "error";
   }
   return "fail";
+}
+
+std::string_view fault_name(Fault fault) {
+  switch (fault) {
+    case Fault::None: return "none";
+    case Fault::Crash: return "crash";
+    case Fault::Timeout: return "timeout";
+    case Fault::Protocol: return "protocol error";
+  }
+  return "none";
 }
 
 Tensor materialize_tensor(const TensorSpec& spec) {
@@ -293,6 +304,11 @@ Evaluation judge(const Case& c, ProgramResult result) {
   if (r.unsupported) {
     ev.verdict = Verdict::Unsupported;
     ev.reason = *r.unsupported;
+    return ev;
+  }
+  if (r.fault != Fault::None) {
+    ev.verdict = Verdict::Error;
+    ev.reason = fmt::format("{}: {}", fault_name(r.fault), r.broken);
     return ev;
   }
   if (!r.broken.empty()) return fail(r.broken);

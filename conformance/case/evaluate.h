@@ -13,8 +13,13 @@
 
 namespace funcspec::conformance {
 
-enum class Verdict { Pass, Fail, Unsupported };
+// Error: the backend never produced a judgeable answer (it crashed, hung or broke the protocol).
+enum class Verdict { Pass, Fail, Unsupported, Error };
 std::string_view verdict_name(Verdict verdict);
+
+// How a backend failed to answer a case at all; the run survives every one of them.
+enum class Fault { None, Crash, Timeout, Protocol };
+std::string_view fault_name(Fault fault);
 
 // What a backend returned for a case: the named results, or the kind of error it raised, or the
 // reason it could not run the case at all.
@@ -24,6 +29,7 @@ struct ProgramResult {
   std::string error_message;
   std::optional<std::string> unsupported;  // why the backend cannot run the case
   std::string broken;                      // a result no case can expect (an oracle or meta output)
+  Fault fault = Fault::None;               // with the details in `broken`
 };
 
 struct Evaluation {

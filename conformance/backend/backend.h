@@ -1,0 +1,71 @@
+#pragma once
+// NOTE: [backends]
+// A backend is anything that evaluates conformance cases. The suite never talks to an
+// implementation any other way, so the reference, a C plug-in and an external process in any
+// language are judged by the same tests:
+//   reference                  the reference engine, in this process (cpu)
+//   plugin:path/to/lib.so      a shared library with the C entry point of
+//                              include/funcspec/backend_plugin.h; every case runs in a forked
+//                              child so a crash or a hang costs that case only
+//   exec:"command line"        an external process speaking docs/protocol.md (one JSON object
+//                              per line on stdin/stdout); restarted after a crash, a hang or a
+//                              protocol error
+// A backend states its capabilities once (ops, transforms, dtypes, devices); a case needing
+// anything outside them is *unsupported* without being sent, and a backend may also answer
+// "unsupported" itself. Neither is ever a pass or a failure.
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "conformance/case/case.h"
+#include "conformance/case/evaluate.h"
+
+namespace funcspec::conformance {
+
+struct Capabilities {
+  std::string name;     // the implementation's identity in reports: "funcspec-reference", "torch.func"
+  std::string version;  // free text: "0.1", "torch 1.13.1"
+  std::set<std::string, std::less<>> ops;         // op names of the catalogue it implements
+  std::set<std::string, std::less<>> transforms;  // transform names as in case files ("vmap", "jacfwd")
+  std::set<DType> dtypes;                         // never DType::Oracle
+  std::set<std::string, std::less<>> devices;     // "cpu", "meta", "cuda"
+};
+
+// Why `backend` cannot run `c` (the first missing op, transform, dtype or device, named), or
+// nothing when it has everything the case needs.
+std::optional<std::string> missing_capability(const Capabilities& capabilities, const Case& c);
+
+// A backend that cannot be used at all: an unparsable spec, a library without the entry point, a
+// process that fails the handshake. Per-case misbehaviour is never an exception: it is a
+// ProgramResult with a Fault.
+class BackendError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct EvaluateOptions {
+  // How long one case may take before it is abandoned as a Fault::Timeout. The in-process
+  // reference cannot be interrupted and ignores it.
+  std::chrono::milliseconds timeout{std::chrono::seconds(30)};
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  // The --backend string that recreates this backend (for replay commands).
+  virtual std::string spec() const = 0;
+  virtual const Capabilities& capabilities() const = 0;
+  // The case's results, its error kind, "unsupported", or a fault. Never throws for anything the
+  // backend does; the expectation in `c` is the suite's business and is not sent to the backend.
+  virtual ProgramResult evaluate(const Case& c, const EvaluateOptions& options) = 0;
+};
+
+// "reference", "plugin:PATH" or "exec:COMMAND" (the command split into words as a POSIX shell
+// would, without expansions). Throws BackendError naming what is wrong.
+std::unique_ptr<Backend> make_backend(std::string_view spec);
+
+}  // namespace funcspec::conformance
