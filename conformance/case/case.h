@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "reference/core/device.h"
 #include "reference/core/dtype.h"
 #include "reference/core/scalar.h"
 #include "reference/core/shape.h"
@@ -220,6 +221,9 @@ struct Case {
   std::string description;
   std::uint64_t seed = 0;
   Tier tier = Tier::Pr;
+  // Where the inputs live and the program runs. On meta only dtypes and shapes exist, so every
+  // expected value of a meta case gives dtype and shape alone.
+  Device device = Device::Cpu;
   std::vector<CaseInput> inputs;
   std::vector<OpCall> program;
   std::vector<std::string> outputs;
