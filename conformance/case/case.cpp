@@ -42,6 +42,22 @@ std::optional<std::int64_t> bounded_numel(std::span<const std::int64_t> shape) {
   return count;
 }
 
+std::optional<std::int64_t> strided_extent(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
+                                           std::int64_t offset) {
+  if (offset < 0 || offset >= kMaxCaseElements || shape.size() != strides.size()) return std::nullopt;
+  std::int64_t reach = offset;
+  const bool empty = std::any_of(shape.begin(), shape.end(), [](std::int64_t size) { return size == 0; });
+  if (!empty) {
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+      std::int64_t span = 0;
+      if (shape[d] < 0 || strides[d] < 0 || __builtin_mul_overflow(shape[d] - 1, strides[d], &span) ||
+          __builtin_add_overflow(reach, span, &reach) || reach >= kMaxCaseElements)
+        return std::nullopt;
+    }
+  }
+  return reach + 1;
+}
+
 bool is_case_dtype(DType dtype) { return dtype != DType::Oracle; }
 
 double TensorData::element_as_double(std::int64_t i) const {

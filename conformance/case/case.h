@@ -66,20 +66,33 @@ struct TensorData {
 // tensor handed to the program is a strided view: of a larger buffer (slice: the element at index
 // i of dim d lives at start[d] + i*step[d] of the buffer) and/or of a buffer with permuted dims
 // (permute: the input is permute(buffer, permute)). Empty vectors mean "no such step".
+// Alternatively, explicit `strides` (>= 0, in elements) and a storage `offset` into a buffer just
+// large enough: the general form, which also expresses expanded inputs (stride 0), as
+// torch.as_strided does. Strides exclude permute and slice.
 struct TensorLayout {
   std::vector<std::int64_t> permute;
   std::vector<std::int64_t> slice_start;
   std::vector<std::int64_t> slice_step;
+  std::optional<std::vector<std::int64_t>> strides;
+  std::int64_t offset = 0;
 
-  bool is_contiguous() const { return permute.empty() && slice_start.empty(); }
+  bool is_contiguous() const { return permute.empty() && slice_start.empty() && !strides; }
   bool operator==(const TensorLayout& other) const = default;
 };
+
+// The number of buffer elements a strided layout spans: offset + sum((size-1)*stride) + 1 (and
+// offset + 1 for an empty tensor), or nothing when that exceeds kMaxCaseElements.
+std::optional<std::int64_t> strided_extent(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
+                                           std::int64_t offset);
 
 struct TensorSpec {
   TensorData data;
   std::string npy_file;  // non-empty when the values came from (and are written back to) a .npy file
   bool base64 = false;   // written back as base64 rather than a list of numbers
   TensorLayout layout;
+  // Only dtype and shape: an input or expected value of a meta case, which has no values.
+  // data.bytes is then empty.
+  bool values_omitted = false;
   bool operator==(const TensorSpec& other) const = default;
 };
 

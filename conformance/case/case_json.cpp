@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -195,8 +196,22 @@ class CaseReader {
   }
 
   TensorLayout layout_of(const Json& j, const std::string& path, std::size_t rank) const {
-    require_object(j, path, {"permute", "slice"});
+    require_object(j, path, {"permute", "slice", "strides", "offset"});
     TensorLayout layout;
+    if (j.contains("strides") || j.contains("offset")) {
+      if (j.contains("permute") || j.contains("slice"))
+        bad(path, "explicit strides and offset exclude 'permute' and 'slice'");
+      layout.strides = int_list_of(field(j, path, "strides"), path + ".strides");
+      if (layout.strides->size() != rank)
+        bad(path + ".strides", fmt::format("needs {} strides for a tensor of rank {}, got {}", rank, rank,
+                                           layout.strides->size()));
+      for (std::size_t d = 0; d < rank; ++d) {
+        if ((*layout.strides)[d] < 0) bad(fmt::format("{}.strides[{}]", path, d), "a stride must be >= 0");
+      }
+      if (j.contains("offset")) layout.offset = int_of(j["offset"], path + ".offset");
+      if (layout.offset < 0) bad(path + ".offset", "the offset must be >= 0");
+      return layout;
+    }
     if (j.contains("permute")) {
       const std::string p = path + ".permute";
       layout.permute = int_list_of(j["permute"], p);
@@ -225,8 +240,49 @@ class CaseReader {
     return layout;
   }
 
+  // Explicit strides may map several logical elements to one buffer element (an expanded input),
+  // which can only hold one value: the values must agree.
+  void check_overlapping_values(const TensorSpec& spec, const std::string& path) const {
+    const Shape& shape = spec.data.shape;
+    const std::vector<std::int64_t>& strides = *spec.layout.strides;
+    // Dims by increasing stride: no overlap when each stride clears everything the smaller ones span.
+    std::vector<std::size_t> order(shape.size());
+    for (std::size_t d = 0; d < order.size(); ++d) order[d] = d;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return strides[a] < strides[b]; });
+    std::int64_t spanned = 0;
+    bool disjoint = true;
+    for (std::size_t d : order) {
+      if (shape[d] <= 1) continue;
+      if (strides[d] <= spanned) disjoint = false;
+      spanned += (shape[d] - 1) * strides[d];
+    }
+    if (disjoint || spec.values_omitted) return;
+    const std::size_t item = itemsize(spec.data.dtype);
+    std::map<std::int64_t, std::int64_t> first_at;  // buffer position -> first logical element there
+    const std::int64_t count = spec.data.numel();
+    Shape index(shape.size(), 0);
+    for (std::int64_t i = 0; i < count; ++i) {
+      std::int64_t position = spec.layout.offset;
+      for (std::size_t d = 0; d < shape.size(); ++d) position += index[d] * strides[d];
+      const auto [it, fresh] = first_at.emplace(position, i);
+      if (!fresh && std::memcmp(spec.data.bytes.data() + static_cast<std::size_t>(it->second) * item,
+                                spec.data.bytes.data() + static_cast<std::size_t>(i) * item, item) != 0)
+        bad(path + ".strides",
+            fmt::format("maps elements {} and {} to the same memory, but their values differ", it->second, i));
+      for (std::size_t d = shape.size(); d-- > 0;) {
+        if (++index[d] < shape[d]) break;
+        index[d] = 0;
+      }
+    }
+  }
+
   // The buffer behind a laid-out input must stay within kMaxCaseElements too.
   void check_layout_size(const TensorLayout& layout, const Shape& shape, const std::string& path) const {
+    if (layout.strides) {
+      if (!strided_extent(shape, *layout.strides, layout.offset))
+        bad(path, fmt::format("the buffer behind these strides would exceed {} elements", kMaxCaseElements));
+      return;
+    }
     if (layout.slice_start.empty()) return;
     Shape extents(shape.size());
     for (std::size_t d = 0; d < shape.size(); ++d) {
@@ -241,7 +297,11 @@ class CaseReader {
                             kMaxCaseElements));
   }
 
-  TensorSpec tensor_of(const Json& j, const std::string& path, bool allow_layout, bool allow_tolerance = false) const {
+  // `values`: whether the tensor must, may or must not carry values (meta cases have none).
+  enum class Values { Required, Optional, Omitted };
+
+  TensorSpec tensor_of(const Json& j, const std::string& path, bool allow_layout, bool allow_tolerance = false,
+                       Values values = Values::Required) const {
     std::initializer_list<std::string_view> keys = {"dtype", "shape", "data", "base64", "npy", "layout", "tolerance"};
     require_object(j, path, keys);
     if (!allow_layout && j.contains("layout")) bad(path + ".layout", "a layout is only meaningful for inputs");
@@ -249,8 +309,16 @@ class CaseReader {
     TensorSpec spec;
     const int sources = static_cast<int>(j.contains("data")) + static_cast<int>(j.contains("base64")) +
                         static_cast<int>(j.contains("npy"));
-    if (sources != 1) bad(path, "needs exactly one of 'data', 'base64' and 'npy'");
-    if (j.contains("npy")) {
+    if (values == Values::Omitted && sources != 0)
+      bad(path, "a meta case has no values to compare: give only 'dtype' and 'shape'");
+    if (sources == 0 && values != Values::Required) {
+      spec.values_omitted = true;
+      spec.data.dtype = dtype_of(field(j, path, "dtype"), path + ".dtype");
+      spec.data.shape = shape_of(field(j, path, "shape"), path + ".shape");
+    } else if (sources != 1) {
+      bad(path, values == Values::Required ? "needs exactly one of 'data', 'base64' and 'npy'"
+                                           : "needs at most one of 'data', 'base64' and 'npy'");
+    } else if (j.contains("npy")) {
       spec.npy_file = string_of(j["npy"], path + ".npy");
       try {
         spec.data = read_npy(base_dir_ / spec.npy_file);
@@ -288,7 +356,8 @@ class CaseReader {
     }
     if (j.contains("layout")) {
       spec.layout = layout_of(j["layout"], path + ".layout", spec.data.shape.size());
-      check_layout_size(spec.layout, spec.data.shape, path + ".layout.slice");
+      check_layout_size(spec.layout, spec.data.shape, path + (spec.layout.strides ? ".layout" : ".layout.slice"));
+      if (spec.layout.strides) check_overlapping_values(spec, path + ".layout");
     }
     return spec;
   }
@@ -304,7 +373,7 @@ class CaseReader {
       if (v.is_number_integer()) return {name, LiteralSpec{Scalar(int_of(v, p))}};
       return {name, LiteralSpec{Scalar(float_of(v, p))}};
     }
-    return {name, tensor_of(j, path, true)};
+    return {name, tensor_of(j, path, true, false, device_ == Device::Meta ? Values::Optional : Values::Required)};
   }
 
   AttrValue attr_of(const Json& j, const std::string& path, const ArgSpec& spec, const std::string& op) const {
@@ -587,7 +656,9 @@ class CaseReader {
     if (!values.is_object()) bad(path + ".values", fmt::format("expected an object but got {}", type_name(values)));
     for (const auto& [name, value] : values.items()) {
       const std::string p = path + ".values." + name;
-      ExpectedValue v{name, tensor_of(value, p, false, true), std::nullopt};
+      ExpectedValue v{name,
+                      tensor_of(value, p, false, true, device_ == Device::Meta ? Values::Omitted : Values::Required),
+                      std::nullopt};
       if (value.contains("tolerance")) v.tolerance = tolerance_of(value["tolerance"], p + ".tolerance");
       e.values.push_back(std::move(v));
     }
@@ -596,8 +667,8 @@ class CaseReader {
 
   Case case_of(const Json& j) const {
     require_object(j, "",
-                   {"format", "id", "clauses", "description", "seed", "tier", "inputs", "program", "outputs",
-                    "transforms", "expect"});
+                   {"format", "id", "clauses", "description", "seed", "tier", "device", "inputs", "program",
+                    "outputs", "transforms", "expect"});
     const std::string format = string_of(field(j, "", "format"), "format");
     if (format != kCaseFormat)
       bad("format", fmt::format("unsupported format '{}' (this reader reads {})", format, kCaseFormat));
@@ -618,6 +689,14 @@ class CaseReader {
       if (!parsed) bad("tier", fmt::format("unknown tier '{}' (expected smoke, pr, nightly or exhaustive)", tier));
       c.tier = *parsed;
     }
+
+    if (j.contains("device")) {
+      const std::string device = string_of(j["device"], "device");
+      const std::optional<Device> parsed = parse_device(device);
+      if (!parsed) bad("device", fmt::format("unknown device '{}' (expected cpu, meta or cuda)", device));
+      c.device = *parsed;
+    }
+    device_ = c.device;
 
     std::set<std::string> defined;
     if (j.contains("inputs")) {
@@ -668,6 +747,7 @@ class CaseReader {
  private:
   std::string file_;
   std::filesystem::path base_dir_;
+  mutable Device device_ = Device::Cpu;  // of the case being read: meta cases carry no values
 };
 
 // --- writing ---
@@ -794,13 +874,18 @@ void collect_npy(const TensorSpec& spec, std::vector<const TensorSpec*>& out) {
 }  // namespace
 
 TensorSpec parse_tensor(const Json& json, const std::string& json_path, const std::string& file,
-                        const std::filesystem::path& base_dir) {
-  return CaseReader(file, base_dir).tensor_of(json, json_path, true);
+                        const std::filesystem::path& base_dir, bool allow_omitted_values) {
+  return CaseReader(file, base_dir)
+      .tensor_of(json, json_path, true, false,
+                 allow_omitted_values ? CaseReader::Values::Optional : CaseReader::Values::Required);
 }
 
 Json tensor_to_json(const TensorSpec& tensor) {
   Json out = Json::object();
-  if (!tensor.npy_file.empty()) {
+  if (tensor.values_omitted) {
+    out["dtype"] = std::string(dtype_name(tensor.data.dtype));
+    out["shape"] = tensor.data.shape;
+  } else if (!tensor.npy_file.empty()) {
     out["npy"] = tensor.npy_file;
   } else {
     out["dtype"] = std::string(dtype_name(tensor.data.dtype));
@@ -816,6 +901,10 @@ Json tensor_to_json(const TensorSpec& tensor) {
     if (!tensor.layout.permute.empty()) layout["permute"] = tensor.layout.permute;
     if (!tensor.layout.slice_start.empty())
       layout["slice"] = Json{{"start", tensor.layout.slice_start}, {"step", tensor.layout.slice_step}};
+    if (tensor.layout.strides) {
+      layout["strides"] = *tensor.layout.strides;
+      layout["offset"] = tensor.layout.offset;
+    }
     out["layout"] = layout;
   }
   return out;
@@ -851,6 +940,7 @@ Json case_to_json(const Case& c) {
   out["description"] = c.description;
   out["seed"] = c.seed;
   out["tier"] = std::string(tier_name(c.tier));
+  out["device"] = std::string(device_name(c.device));
   Json inputs = Json::object();
   for (const CaseInput& in : c.inputs) {
     if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) {

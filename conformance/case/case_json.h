@@ -28,9 +28,10 @@ std::string write_case_text(const Case& c);
 // Writes the case to `path` and, beside it, every .npy file it refers to.
 void write_case_file(const Case& c, const std::filesystem::path& path);
 
-// The tensor parts alone (the external-process protocol will reuse them).
+// The tensor parts alone (the external-process protocol reuses them). `allow_omitted_values`
+// accepts a tensor given by dtype and shape alone (a meta case's tensors).
 TensorSpec parse_tensor(const Json& json, const std::string& json_path, const std::string& file,
-                        const std::filesystem::path& base_dir);
+                        const std::filesystem::path& base_dir, bool allow_omitted_values = false);
 Json tensor_to_json(const TensorSpec& tensor);
 
 }  // namespace funcspec::conformance

@@ -108,8 +108,29 @@ std::string_view fault_name(Fault fault) {
   return "none";
 }
 
+namespace {
+
+// Places `values` into a buffer at the view `geometry` describes; the rest of the buffer holds gap values.
+Tensor lay_out(const Tensor& values, Tensor buffer, const Strides& view_strides, std::int64_t offset) {
+  Tensor view = Tensor::view_of(buffer, values.shape(), view_strides, offset);
+  visit_dtype(values.dtype(), [&]<typename T>() {
+    if constexpr (!is_oracle_v<T>) {
+      T* all = buffer.data<T>();
+      for (std::int64_t i = 0; i < buffer.numel(); ++i) all[i] = gap_value<T>();
+      T* target = view.data<T>();
+      const T* source = values.data<T>();
+      cpu::for_each_offset<2>(values.shape(), {view.strides(), values.strides()},
+                              [&](const std::array<std::int64_t, 2>& at) { target[at[0]] = source[at[1]]; });
+    }
+  });
+  return view;
+}
+
+}  // namespace
+
 Tensor materialize_tensor(const TensorSpec& spec) {
   const TensorData& data = spec.data;
+  if (spec.values_omitted) throw CaseError("", "", "a tensor given by dtype and shape alone exists only on meta");
   Tensor values = Tensor::empty(data.shape, data.dtype);
   if (!data.bytes.empty()) {
     visit_dtype(data.dtype, [&]<typename T>() {
@@ -124,6 +145,12 @@ Tensor materialize_tensor(const TensorSpec& spec) {
 
   const std::size_t rank = data.shape.size();
   const TensorLayout& layout = spec.layout;
+  if (layout.strides) {
+    const std::optional<std::int64_t> extent = strided_extent(data.shape, *layout.strides, layout.offset);
+    if (!extent) throw CaseError("", "", "the layout's buffer exceeds what a case may hold");
+    return lay_out(values, Tensor::empty({*extent}, data.dtype), Strides(layout.strides->begin(), layout.strides->end()),
+                   layout.offset);
+  }
   std::vector<std::int64_t> start(rank, 0);
   std::vector<std::int64_t> step(rank, 1);
   std::vector<std::int64_t> permutation(rank);
@@ -150,18 +177,29 @@ Tensor materialize_tensor(const TensorSpec& spec) {
     view_strides[d] = stride * step[d];
     offset += start[d] * stride;
   }
-  Tensor view = Tensor::view_of(buffer, data.shape, view_strides, offset);
-  visit_dtype(data.dtype, [&]<typename T>() {
-    if constexpr (!is_oracle_v<T>) {
-      T* all = buffer.data<T>();
-      for (std::int64_t i = 0; i < buffer.numel(); ++i) all[i] = gap_value<T>();
-      T* target = view.data<T>();
-      const T* source = values.data<T>();
-      cpu::for_each_offset<2>(data.shape, {view.strides(), values.strides()},
-                              [&](const std::array<std::int64_t, 2>& at) { target[at[0]] = source[at[1]]; });
-    }
-  });
-  return view;
+  return lay_out(values, buffer, view_strides, offset);
+}
+
+Tensor materialize_meta_tensor(const TensorSpec& spec) {
+  Strides strides = contiguous_strides(spec.data.shape);
+  std::int64_t offset = 0;
+  if (!spec.layout.is_contiguous()) {
+    // The geometry the cpu input would have, so meta sees the same strides.
+    TensorSpec probe = spec;
+    probe.values_omitted = false;
+    probe.data.bytes.assign(static_cast<std::size_t>(spec.data.numel()) * itemsize(spec.data.dtype), 0);
+    const Tensor laid_out = materialize_tensor(probe);
+    strides = laid_out.strides();
+    offset = laid_out.storage_offset();
+  }
+  return Tensor(std::make_shared<TensorImpl>(nullptr, spec.data.shape, strides, offset, spec.data.dtype, Device::Meta));
+}
+
+TensorData tensor_metadata_of(const Tensor& tensor) {
+  TensorData data;
+  data.dtype = tensor.dtype();
+  data.shape = tensor.shape();
+  return data;
 }
 
 TensorData tensor_data_of(const Tensor& tensor) {
@@ -192,6 +230,11 @@ ProgramResult run_on_reference(const Case& c) {
     result.unsupported = fmt::format("the reference has no {} yet", transform_name(c.transforms.front()));
     return result;
   }
+  if (c.device == Device::Cuda) {
+    result.unsupported = "the in-process reference runs on cpu and meta; cuda cases need the reference-cuda backend";
+    return result;
+  }
+  const bool on_meta = c.device == Device::Meta;
   random::GeneratorScope generator(c.seed);
   std::map<std::string, Tensor, std::less<>> values;
   try {
@@ -199,7 +242,8 @@ ProgramResult run_on_reference(const Case& c) {
       if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) {
         values[in.name] = Tensor::wrapped_scalar(literal->value);
       } else {
-        values[in.name] = materialize_tensor(std::get<TensorSpec>(in.value));
+        const TensorSpec& spec = std::get<TensorSpec>(in.value);
+        values[in.name] = on_meta ? materialize_meta_tensor(spec) : materialize_tensor(spec);
       }
     }
     for (std::size_t i = 0; i < c.program.size(); ++i) {
@@ -216,7 +260,12 @@ ProgramResult run_on_reference(const Case& c) {
     }
     for (const std::string& name : c.outputs) {
       try {
-        result.outputs.emplace_back(name, tensor_data_of(values.at(name)));
+        const Tensor& output = values.at(name);
+        if (on_meta && output.device() != Device::Meta) {
+          result.broken = fmt::format("result '{}' of a meta case is on {}", name, device_name(output.device()));
+          return result;
+        }
+        result.outputs.emplace_back(name, on_meta ? tensor_metadata_of(output) : tensor_data_of(output));
       } catch (const CaseError& e) {
         result.broken = fmt::format("result '{}': {}", name, e.problem());
         return result;
@@ -243,6 +292,17 @@ struct Comparison {
   double max_abs = 0;
   double max_ulps = 0;
 };
+
+Comparison compare_metadata(const std::string& name, const TensorData& actual, const TensorData& expected) {
+  Comparison out;
+  if (actual.dtype != expected.dtype || actual.shape != expected.shape) {
+    out.passed = false;
+    out.reason = fmt::format("result '{}' is {} {} but the case expects {} {}", name, dtype_name(actual.dtype),
+                             shape_to_string(actual.shape), dtype_name(expected.dtype),
+                             shape_to_string(expected.shape));
+  }
+  return out;
+}
 
 Comparison compare(const std::string& name, const TensorData& actual, const TensorData& expected,
                    const Tolerance& tolerance) {
@@ -337,7 +397,9 @@ Evaluation judge(const Case& c, ProgramResult result) {
       if (first_reason.empty()) first_reason = fmt::format("result '{}' is missing", expected.name);
       continue;
     }
-    const Comparison comparison = compare(expected.name, *actual, expected.tensor.data, tolerance);
+    const Comparison comparison = expected.tensor.values_omitted
+                                      ? compare_metadata(expected.name, *actual, expected.tensor.data)
+                                      : compare(expected.name, *actual, expected.tensor.data, tolerance);
     ev.max_abs_error = std::max(ev.max_abs_error, comparison.max_abs);
     ev.max_ulp_error = std::max(ev.max_ulp_error, comparison.max_ulps);
     if (!comparison.passed && first_reason.empty()) {
