@@ -325,6 +325,8 @@ void ChildProcess::kill_group() {
 
 std::string ChildProcess::finish(std::chrono::milliseconds grace) {
   if (reaped_) return exit_description_;
+  // End of input tells a backend that is still reading to leave (docs/protocol.md, "Ending").
+  close_fd(stdin_fd_);
   const SteadyTime deadline = std::chrono::steady_clock::now() + grace;
   int status = 0;
   for (;;) {

@@ -77,9 +77,9 @@ bool write_all(int fd, const char* data, std::size_t size) {
   return true;
 }
 
-bool is_bye(const std::string& line) {
+bool has_type(std::string_view line, std::string_view type) {
   const Json message = Json::parse(line, nullptr, false);
-  return message.is_object() && message.contains("type") && message["type"] == "bye";
+  return message.is_object() && message.contains("type") && message["type"] == type;
 }
 
 void report(const char* message) { write_all(STDERR_FILENO, message, std::strlen(message)); }
@@ -110,7 +110,7 @@ int serve_plugin(const funcspec_backend_plugin_v1& plugin) {
     buffer.erase(0, newline + 1);
     const char* reply = plugin.answer(instance, line.c_str());
     if (reply == nullptr) {
-      if (is_bye(line)) {
+      if (has_type(line, "bye")) {
         plugin.close(instance);
         return 0;
       }
@@ -118,10 +118,12 @@ int serve_plugin(const funcspec_backend_plugin_v1& plugin) {
       return 3;
     }
     const bool sent = write_all(STDOUT_FILENO, reply, std::strlen(reply)) && write_all(STDOUT_FILENO, "\n", 1);
+    // A refused hello ends the conversation, as it ends an external process.
+    const bool refused = has_type(line, "hello") && has_type(reply, "error");
     plugin.release(instance, reply);
-    if (!sent) {
+    if (!sent || refused) {
       plugin.close(instance);
-      return 0;
+      return refused ? 2 : 0;
     }
   }
 }

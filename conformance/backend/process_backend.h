@@ -23,6 +23,7 @@ struct ProcessOptions {
   std::chrono::milliseconds exit_grace{std::chrono::seconds(2)};
 };
 
+// One case at a time: a suite running jobs in parallel gives each job its own backend.
 class ProcessBackend : public Backend {
  public:
   using Launcher = std::function<std::unique_ptr<ChildProcess>()>;

@@ -19,7 +19,7 @@ namespace {
 // Reads one received line, turning every problem into a ProtocolError that quotes the line.
 class MessageReader {
  public:
-  MessageReader(std::string_view line, std::string_view what) : line_(line), what_(what) {}
+  MessageReader(std::string_view line, std::string what) : line_(line), what_(std::move(what)) {}
 
   [[noreturn]] void fail(std::string_view problem, std::optional<std::uint64_t> id = std::nullopt) const {
     throw ProtocolError(fmt::format("{} {}; the line was {}", what_, problem, quote_line(line_)), id);
@@ -81,7 +81,7 @@ class MessageReader {
 
  private:
   std::string_view line_;
-  std::string_view what_;
+  std::string what_;
 };
 
 std::vector<std::string> names_of_results(const Case& c) {

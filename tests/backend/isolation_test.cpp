@@ -160,7 +160,7 @@ TEST_P(BrokenBackend, UnsupportedCaseIsNeverSent) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, BrokenBackend, ::testing::Values("exec", "plugin"),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
 
 }  // namespace
 }  // namespace funcspec::conformance
