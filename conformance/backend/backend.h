@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "conformance/case/case.h"
 #include "conformance/case/evaluate.h"
@@ -67,5 +68,12 @@ class Backend {
 // "reference", "plugin:PATH" or "exec:COMMAND" (the command split into words as a POSIX shell
 // would, without expansions). Throws BackendError naming what is wrong.
 std::unique_ptr<Backend> make_backend(std::string_view spec);
+
+// The words of `command` as a POSIX shell splits them, without any expansion: unquoted blanks
+// separate words; single quotes keep everything up to the next single quote; double quotes keep
+// everything except that a backslash before ", \, $, ` or a newline quotes it; an unquoted
+// backslash quotes the next character (and removes a newline). Throws BackendError for an
+// unterminated quote or a trailing backslash.
+std::vector<std::string> split_command_words(std::string_view command);
 
 }  // namespace funcspec::conformance

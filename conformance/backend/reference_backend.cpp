@@ -1,0 +1,35 @@
+#include "conformance/backend/reference_backend.h"
+
+#include "funcspec_backend_version.h"
+#include "reference/ops/registry.h"
+
+namespace funcspec::conformance {
+
+std::set<std::string, std::less<>> reference_transforms() {
+  // The engine has no transforms yet; each transform issue adds its name here.
+  return {};
+}
+
+Capabilities reference_capabilities() {
+  Capabilities capabilities;
+  capabilities.name = "funcspec-reference";
+  capabilities.version = FUNCSPEC_VERSION_STRING;
+  for (const OpDef* op : OpRegistry::instance().all()) capabilities.ops.insert(op->schema.name);
+  capabilities.transforms = reference_transforms();
+  capabilities.dtypes = {DType::Bool, DType::Int64, DType::Float32, DType::Float64};
+  capabilities.devices = {std::string(device_name(Device::Cpu)), std::string(device_name(Device::Meta))};
+  return capabilities;
+}
+
+ReferenceBackend::ReferenceBackend() : capabilities_(reference_capabilities()) {}
+
+ProgramResult ReferenceBackend::evaluate(const Case& c, const EvaluateOptions& /*options*/) {
+  if (std::optional<std::string> missing = missing_capability(capabilities_, c)) {
+    ProgramResult result;
+    result.unsupported = std::move(*missing);
+    return result;
+  }
+  return run_on_reference(c);
+}
+
+}  // namespace funcspec::conformance

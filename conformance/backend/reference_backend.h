@@ -1,0 +1,33 @@
+#pragma once
+// The reference engine as a Backend, in this process. The same object answers the protocol in the
+// funcspec-reference-backend executable and behind the reference plug-in, so all three ways in
+// state the same capabilities and compute the same bytes.
+#include <set>
+#include <string>
+
+#include "conformance/backend/backend.h"
+
+namespace funcspec::conformance {
+
+// The transforms the reference engine implements, by their case-file names. The single place to
+// extend as the engine gains transforms (docs/case-format.md lists the names).
+std::set<std::string, std::less<>> reference_transforms();
+
+// What the reference states: every op of the catalogue, reference_transforms(), the case dtypes
+// and the devices cpu and meta.
+Capabilities reference_capabilities();
+
+class ReferenceBackend final : public Backend {
+ public:
+  ReferenceBackend();
+  std::string spec() const override { return "reference"; }
+  const Capabilities& capabilities() const override { return capabilities_; }
+  // Runs the case on the reference after the capability check; the timeout is ignored (an
+  // in-process evaluation cannot be interrupted).
+  ProgramResult evaluate(const Case& c, const EvaluateOptions& options) override;
+
+ private:
+  Capabilities capabilities_;
+};
+
+}  // namespace funcspec::conformance
