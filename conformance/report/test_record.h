@@ -20,9 +20,9 @@ namespace funcspec::conformance {
 // backend never produced a judgeable answer (crash, timeout, protocol error) or the test could not
 // be built.
 enum class TestStatus { Pass, Fail, Xfail, Xpass, Unsupported, Skip, Error };
-inline constexpr TestStatus kAllTestStatuses[] = {TestStatus::Pass,        TestStatus::Fail, TestStatus::Xfail,
-                                                  TestStatus::Xpass,       TestStatus::Unsupported,
-                                                  TestStatus::Skip,        TestStatus::Error};
+inline constexpr TestStatus kAllTestStatuses[] = {TestStatus::Pass,  TestStatus::Fail,        TestStatus::Xfail,
+                                                  TestStatus::Xpass, TestStatus::Unsupported, TestStatus::Skip,
+                                                  TestStatus::Error};
 std::string_view test_status_name(TestStatus status);
 std::optional<TestStatus> parse_test_status(std::string_view name);
 // fail, xpass and error make a run's exit status non-zero.
@@ -32,7 +32,7 @@ struct TestRecord {
   std::string id;                    // stable: manifests and reports key on it
   std::vector<std::string> clauses;  // docs/SPEC.md clause ids
   TestStatus status = TestStatus::Pass;
-  std::string reason;                // why it did not pass (empty on a pass); for xfail, the manifest's reason
+  std::string reason;  // why it did not pass (empty on a pass); for xfail, the manifest's reason
   // Numeric comparisons only: the largest error seen (logged on a pass too) and the tolerance.
   std::optional<double> max_abs_error;
   std::optional<double> max_ulp_error;
@@ -52,12 +52,16 @@ struct RunInfo {
   BackendIdentity backend;
   std::uint64_t seed = 0;
   Tier tier = Tier::Pr;
-  std::string filter;                     // "" when none
+  std::string filter;  // "" when none
   std::string funcspec_version;
-  int shard_index = 0;                    // gtest sharding: GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS
+  int shard_index = 0;  // gtest sharding: GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS
   int shard_count = 1;
   std::vector<std::string> xfail_unmatched;  // manifest entries that matched no test of the run
   double seconds = 0;
+  std::string command_line;  // how the run was started, shell-quoted ("" when unknown)
+  // A merge of shard reports (report_merge.h) lists the shard indices it joined, ascending, and
+  // has shard_index -1; a single run leaves it empty.
+  std::vector<int> merged_shards;
 };
 
 struct Report {
@@ -76,6 +80,10 @@ struct Summary {
   std::map<TestStatus, int> by_status;
   std::map<std::string, ClauseSummary> by_clause;
 };
+// Every status is present in each by_status map, zero counts included; a test counts once for each
+// of its clauses.
 Summary summarize(const std::vector<TestRecord>& tests);
+// "satisfied", "partial", "unsupported" or "violated" for one clause's counts (see ClauseSummary).
+std::string clause_verdict(const std::map<TestStatus, int>& by_status);
 
 }  // namespace funcspec::conformance
