@@ -5,8 +5,9 @@
 // language are judged by the same tests:
 //   reference                  the reference engine, in this process (cpu)
 //   plugin:path/to/lib.so      a shared library with the C entry point of
-//                              include/funcspec/backend_plugin.h; every case runs in a forked
-//                              child so a crash or a hang costs that case only
+//                              include/funcspec/backend_plugin.h, served by a worker process
+//                              forked after loading it (re-forked after a crash, a hang or a
+//                              protocol error), so a misbehaving case costs that case only
 //   exec:"command line"        an external process speaking docs/protocol.md (one JSON object
 //                              per line on stdin/stdout); restarted after a crash, a hang or a
 //                              protocol error

@@ -400,6 +400,8 @@ Evaluation judge(const Case& c, ProgramResult result) {
     const Comparison comparison = expected.tensor.values_omitted
                                       ? compare_metadata(expected.name, *actual, expected.tensor.data)
                                       : compare(expected.name, *actual, expected.tensor.data, tolerance);
+    // On a pass, the reported tolerance is the one the largest error was held to.
+    if (comparison.max_abs > ev.max_abs_error || (ev.max_abs_error == 0 && expected.tolerance)) ev.tolerance = tolerance;
     ev.max_abs_error = std::max(ev.max_abs_error, comparison.max_abs);
     ev.max_ulp_error = std::max(ev.max_ulp_error, comparison.max_ulps);
     if (!comparison.passed && first_reason.empty()) {

@@ -39,8 +39,8 @@ struct Evaluation {
   // measured in the expected dtype and are infinite across a NaN/number or sign-of-inf mismatch.
   double max_abs_error = 0;
   double max_ulp_error = 0;
-  // The tolerance of the output whose comparison decided the verdict (the first failing one, or
-  // the expectation's default).
+  // The tolerance of the output whose comparison decided the verdict: the first failing one, or
+  // on a pass the one the largest error was held to.
   Tolerance tolerance;
   ProgramResult result;
 };

@@ -26,7 +26,7 @@ const TensorSpec& input_tensor(const Case& c, const std::string& name) {
 TEST(CaseJson, ParsesTheFieldsOfAnAddCase) {
   const Case c = parse_case(add_case_json(), "add.json", ".");
   EXPECT_EQ(c.id, "OPS-VALUES/add/broadcast-2x3-3");
-  EXPECT_EQ(c.clauses, std::vector<std::string>{"OPS-VALUES-1"});
+  EXPECT_EQ(c.clauses, std::vector<std::string>{"OPS-1.1"});
   EXPECT_EQ(c.seed, 7u);
   EXPECT_EQ(c.tier, Tier::Smoke);
   ASSERT_EQ(c.inputs.size(), 2u);

@@ -15,7 +15,7 @@ inline Json add_case_json() {
   return Json::parse(R"({
     "format": "funcspec-case/1",
     "id": "OPS-VALUES/add/broadcast-2x3-3",
-    "clauses": ["OPS-VALUES-1"],
+    "clauses": ["OPS-1.1"],
     "description": "add broadcasts a row over a matrix",
     "seed": 7,
     "tier": "smoke",

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "conformance/spec/spec_clauses.h"
-#include "conformance/spec/test_id_glob.h"
+#include "conformance/report/glob.h"
 #include "conformance/suite/conformance_test.h"
 
 namespace funcspec::conformance::spec_testing {
@@ -44,7 +44,7 @@ inline const SpecClause* find_clause(const std::string& id) {
 
 inline bool matches_any_pattern(const SpecClause& clause, const std::string& test_id) {
   return std::any_of(clause.test_patterns.begin(), clause.test_patterns.end(),
-                     [&](const std::string& p) { return test_id_matches(p, test_id); });
+                     [&](const std::string& p) { return glob_match(p, test_id); });
 }
 
 // Problems with the clauses a test names: none named, a clause not in SPEC.md, or a clause whose

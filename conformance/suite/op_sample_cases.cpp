@@ -1,0 +1,252 @@
+#include "conformance/suite/op_sample_cases.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+#include "conformance/case/evaluate.h"
+#include "conformance/samples/sample_checks.h"
+#include "conformance/suite/tensor_to_case.h"
+#include "reference/ops/dispatch.h"
+#include "reference/ops/registry.h"
+#include "reference/random/generator.h"
+
+namespace funcspec::conformance {
+namespace {
+
+struct Outcome {
+  TensorList outputs;
+  TensorList inputs_after;  // the inputs as the op left them (in-place and out= ops write into them)
+  std::optional<ErrorKind> error;
+  std::string message;
+};
+
+Outcome run_sample(const std::string& op, const TensorList& inputs, const Attrs& attrs, std::uint64_t seed) {
+  random::GeneratorScope scope(seed);
+  Outcome outcome;
+  outcome.inputs_after = inputs;
+  try {
+    outcome.outputs = call(op, inputs, attrs);
+  } catch (const Error& e) {
+    outcome.error = e.kind();
+    outcome.message = e.what();
+  }
+  return outcome;
+}
+
+// Positions (among the call's tensor inputs) of the inputs the op writes into: `Tensor(a!)`.
+std::vector<std::size_t> mutated_inputs(const OpDef& op, std::size_t input_count) {
+  std::vector<std::size_t> positions;
+  std::size_t position = 0;
+  for (const ArgSpec* arg : op.schema.tensor_args()) {
+    if (arg->type == ArgType::TensorListArg) break;  // takes the rest; lists are never written
+    if (arg->mutated && position < input_count) positions.push_back(position);
+    ++position;
+  }
+  return positions;
+}
+
+double machine_epsilon(DType dtype) {
+  return dtype == DType::Float32 ? static_cast<double>(std::numeric_limits<float>::epsilon())
+                                 : std::numeric_limits<double>::epsilon();
+}
+
+double max_abs_floating_input(const TensorList& inputs) {
+  double largest = 0;
+  for (const Tensor& t : inputs) {
+    if (!t.defined() || !is_floating(t.dtype()) || t.device() != Device::Cpu) continue;
+    for (double v : t.to_vector<double>()) {
+      if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+    }
+  }
+  return largest;
+}
+
+// The op's oracle tolerance (NOTE: [op samples]) as a case tolerance against the oracle value
+// rounded to `dtype`. The stated bound is |got - oracle| <= ulps * eps * max(|oracle|, F) with
+// F = max(floor, input_scale * max|input|); rounding the oracle adds at most eps/2 * |oracle|,
+// hence rtol = (ulps + 1/2) * eps and atol = ulps * eps * F. A correctly rounded op (ulps <= 1/2,
+// no floor) must match the rounded oracle exactly.
+Tolerance value_tolerance(const samples::OracleTolerance& stated, DType dtype, const TensorList& inputs) {
+  if (!is_floating(dtype)) return {};
+  const double ulps = dtype == DType::Float32 ? stated.ulps32 : stated.ulps64;
+  const double floor = std::max(stated.absolute_floor, stated.input_scale * max_abs_floating_input(inputs));
+  if (ulps <= 0.5 && floor == 0) return {};
+  const double eps = machine_epsilon(dtype);
+  return Tolerance{ulps * eps * floor, (ulps + 0.5) * eps, 0};
+}
+
+std::string input_name(std::size_t i) { return fmt::format("x{}", i); }
+
+// The case skeleton: the sample's inputs, one call of the op with the sample's attributes.
+Case one_step_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier,
+                   std::size_t result_count) {
+  Case c;
+  c.id = id;
+  c.clauses = std::move(clauses);
+  c.tier = tier;
+  c.seed = call.seed;
+  OpCall step;
+  step.op = call.spec->op;
+  step.attrs = call.sample.attrs;
+  for (std::size_t i = 0; i < call.sample.inputs.size(); ++i) {
+    const Tensor& input = call.sample.inputs[i];
+    if (!input.defined()) {
+      step.args.push_back(std::nullopt);
+      continue;
+    }
+    c.inputs.push_back(case_input_of(input_name(i), input));
+    step.args.push_back(input_name(i));
+  }
+  for (std::size_t k = 0; k < result_count; ++k) step.outs.push_back(fmt::format("r{}", k));
+  c.program.push_back(std::move(step));
+  return c;
+}
+
+// An op that raises returns nothing to count, so its results are named after its schema.
+void name_declared_results(const OpDef& op, Case& c) {
+  c.program[0].outs.clear();
+  const std::size_t count = std::max<std::size_t>(1, op.schema.returns.size());
+  for (std::size_t k = 0; k < count; ++k) c.program[0].outs.push_back(fmt::format("r{}", k));
+  c.outputs = c.program[0].outs;
+}
+
+[[noreturn]] void disagreement(const SampleCall& call, const std::string& what) {
+  throw std::runtime_error(fmt::format("the reference disagrees with itself on {} [{}]: {}", call.spec->op,
+                                       call.sample.label, what));
+}
+
+}  // namespace
+
+Case op_value_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier) {
+  const OpDef& op = OpRegistry::instance().get(call.spec->op);
+  const TensorList& inputs = call.sample.inputs;
+  // The dtypes and shapes the op produces at the sample's precision; values come from the oracle.
+  const Outcome low = run_sample(op.name(), samples::clone_inputs(inputs), call.sample.attrs, call.seed);
+  const Outcome high = run_sample(op.name(), samples::clone_inputs(samples::convert_floating_inputs(inputs, DType::Oracle)),
+                                  call.sample.attrs, call.seed);
+  if (low.error != high.error)
+    disagreement(call, fmt::format("{} at {} but {} in the oracle dtype", low.error ? low.message : "a result",
+                                   dtype_name(call.floating), high.error ? high.message : "a result"));
+
+  Case c = one_step_case(call, id, std::move(clauses), tier, low.outputs.size());
+  c.description = fmt::format("{} [{}] with {} inputs: ", op.name(), call.sample.label, dtype_name(call.floating));
+  if (low.error) {
+    c.description += "the op must raise this error kind";
+    name_declared_results(op, c);
+    c.expect.error = low.error;
+    return c;
+  }
+  c.description += "values equal the oracle-dtype result rounded to the result dtype, within the op's stated tolerance";
+  if (low.outputs.size() != high.outputs.size()) disagreement(call, "different result counts");
+
+  auto expect = [&](const std::string& name, const Tensor& at_precision, const Tensor& in_oracle) {
+    if (at_precision.shape() != in_oracle.shape()) disagreement(call, fmt::format("result '{}' shapes differ", name));
+    const Tensor rounded = call_one("to_dtype", {in_oracle}, {{"dtype", at_precision.dtype()}});
+    ExpectedValue value{name, TensorSpec{tensor_data_of(rounded), "", false, {}, false}, std::nullopt};
+    value.tolerance = value_tolerance(call.spec->tolerance, at_precision.dtype(), inputs);
+    c.expect.values.push_back(std::move(value));
+    c.outputs.push_back(name);
+  };
+  for (std::size_t k = 0; k < low.outputs.size(); ++k) expect(c.program[0].outs[k], low.outputs[k], high.outputs[k]);
+  // What the op wrote into its inputs is part of its result (in-place and out= ops).
+  for (std::size_t position : mutated_inputs(op, inputs.size())) {
+    if (!inputs[position].defined()) continue;
+    expect(input_name(position), low.inputs_after[position], high.inputs_after[position]);
+  }
+  // An op that returns no tensors (unbind of a size-0 dim) is checked by its result count alone;
+  // a case returns at least one value, so it returns its first input, untouched.
+  if (c.outputs.empty() && !c.inputs.empty() && !c.inputs.front().is_literal()) {
+    const std::size_t first = static_cast<std::size_t>(std::stoul(c.inputs.front().name.substr(1)));
+    expect(c.inputs.front().name, low.inputs_after[first], high.inputs_after[first]);
+  }
+  return c;
+}
+
+Case op_meta_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier) {
+  const OpDef& op = OpRegistry::instance().get(call.spec->op);
+  const Outcome on_cpu = run_sample(op.name(), samples::clone_inputs(call.sample.inputs), call.sample.attrs, call.seed);
+  Case c = one_step_case(call, id, std::move(clauses), tier, on_cpu.outputs.size());
+  c.device = Device::Meta;
+  for (CaseInput& input : c.inputs) {
+    if (auto* tensor = std::get_if<TensorSpec>(&input.value)) {
+      tensor->values_omitted = true;
+      tensor->data.bytes.clear();
+    }
+  }
+  // Creation ops have no tensor input to take the device from.
+  if (op.schema.find_arg("device") != nullptr) c.program[0].attrs.set("device", std::string("meta"));
+  c.outputs = c.program[0].outs;
+  if (on_cpu.error) name_declared_results(op, c);
+  if (op.kind == OpKind::DynamicShape || op.kind == OpKind::ScalarExtraction) {
+    c.description = fmt::format("{} [{}] on meta: the result needs values meta does not have", op.name(),
+                                call.sample.label);
+    c.expect.error = ErrorKind::DataDependentOnMeta;
+    return c;
+  }
+  if (on_cpu.error) {
+    c.description = fmt::format("{} [{}] on meta raises what it raises on cpu", op.name(), call.sample.label);
+    c.expect.error = on_cpu.error;
+    return c;
+  }
+  c.description = fmt::format("{} [{}] on meta infers the dtypes and shapes it produces on cpu", op.name(),
+                              call.sample.label);
+  for (std::size_t k = 0; k < on_cpu.outputs.size(); ++k) {
+    TensorSpec metadata;
+    metadata.data = tensor_metadata_of(on_cpu.outputs[k]);
+    metadata.values_omitted = true;
+    c.expect.values.push_back(ExpectedValue{c.outputs[k], metadata, std::nullopt});
+  }
+  // No result tensors: the count is the check, and the first input is returned as it was.
+  if (c.outputs.empty() && !c.inputs.empty() && !c.inputs.front().is_literal()) {
+    TensorSpec metadata = std::get<TensorSpec>(c.inputs.front().value);
+    metadata.layout = {};
+    c.outputs.push_back(c.inputs.front().name);
+    c.expect.values.push_back(ExpectedValue{c.inputs.front().name, metadata, std::nullopt});
+  }
+  return c;
+}
+
+std::string id_slug(const std::string& text) {
+  std::string slug;
+  for (char ch : text) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (std::isalnum(u) != 0 || ch == '.') {
+      slug.push_back(static_cast<char>(std::tolower(u)));
+    } else if (!slug.empty() && slug.back() != '-') {
+      slug.push_back('-');
+    }
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return slug;
+}
+
+int sample_draws(Tier tier) {
+  switch (tier) {
+    case Tier::Smoke:
+    case Tier::Pr: return 1;
+    case Tier::Nightly: return 3;
+    case Tier::Exhaustive: return 8;
+  }
+  return 1;
+}
+
+SampleDraw draw_samples(const samples::OpSampleSpec& spec, DType floating, std::uint64_t seed, int draw) {
+  SampleDraw out;
+  // Draw 0 uses the run's seed itself (as `funcspec smoke` does); later draws mix in their number.
+  const std::uint64_t sample_seed = draw == 0 ? seed : seed ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(draw));
+  samples::SampleRng rng(sample_seed);
+  try {
+    for (samples::OpSample& sample : spec.generate(floating, rng))
+      out.calls.push_back(SampleCall{&spec, std::move(sample), floating, seed});
+  } catch (const std::exception& e) {
+    out.calls.clear();
+    out.generation_error = e.what();
+  }
+  return out;
+}
+
+}  // namespace funcspec::conformance

@@ -1,0 +1,47 @@
+#pragma once
+// NOTE: [op sample cases]
+// The op sample database (NOTE: [op samples]) becomes conformance tests: each sample call is a
+// one-step case whose expectation the reference computes in the oracle dtype and rounds to the
+// dtype the op produces, with a tolerance translated from the op's stated oracle tolerance. So a
+// backend is held to the exact values (where the op is exact) or to the oracle within the bound
+// the catalogue states, never to the reference's own float64 rounding.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "conformance/samples/op_samples.h"
+#include "conformance/suite/conformance_test.h"
+
+namespace funcspec::conformance {
+
+// One sample call of one op, as generated for a test: enough to build the case later.
+struct SampleCall {
+  const samples::OpSampleSpec* spec = nullptr;
+  samples::OpSample sample;
+  DType floating = DType::Float64;  // the dtype of the sample's floating inputs
+  std::uint64_t seed = 0;           // the random ops' seed (the case's seed)
+};
+
+// The case checking the op's values (and, for in-place and out= ops, the tensors it writes).
+Case op_value_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier);
+
+// The case checking what the op infers on meta: the shapes and dtypes it produces on cpu, the
+// error kind it raises there, or data_dependent_on_meta for ops whose result shape needs values.
+Case op_meta_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier);
+
+// The sample calls of every op, in op-name order: draw 0 of each (op, floating dtype) is the one
+// every tier runs; higher tiers add further draws of the sample values. Throws nothing: a
+// generator that fails yields a call with no spec.sample and the failure in `generation_error`.
+struct SampleDraw {
+  std::vector<SampleCall> calls;
+  std::string generation_error;
+};
+SampleDraw draw_samples(const samples::OpSampleSpec& spec, DType floating, std::uint64_t seed, int draw);
+
+// "OPS-VALUES/add/float64/2-broadcast-row" style name parts: lower-case, [a-z0-9.-] only.
+std::string id_slug(const std::string& text);
+
+// How many draws of sample values a tier runs (1 at smoke and pr).
+int sample_draws(Tier tier);
+
+}  // namespace funcspec::conformance

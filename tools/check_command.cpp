@@ -1,0 +1,147 @@
+#include "tools/check_command.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "conformance/backend/backend.h"
+#include "conformance/report/glob.h"
+#include "conformance/report/junit_report.h"
+#include "conformance/report/markdown_report.h"
+#include "conformance/report/report_json.h"
+#include "conformance/report/xfail_manifest.h"
+#include "conformance/spec/spec_clauses.h"
+#include "conformance/suite/conformance_runner.h"
+#include "conformance/suite/test_catalogue.h"
+#include "tools/parallel_check.h"
+#include "tools/progress_display.h"
+
+namespace funcspec::tools {
+
+using namespace conformance;
+
+namespace {
+
+void print_summary(const Report& report) {
+  const Summary summary = summarize(report.tests);
+  std::vector<std::string> counts;
+  for (TestStatus status : kAllTestStatuses) {
+    const auto it = summary.by_status.find(status);
+    counts.push_back(fmt::format("{} {}", it == summary.by_status.end() ? 0 : it->second, test_status_name(status)));
+  }
+  fmt::print("tests: {} in {:.1f} s: {}\n", report.tests.size(), report.run.seconds, fmt::join(counts, ", "));
+  std::map<std::string, int> verdicts;
+  for (const auto& [clause, clause_summary] : summary.by_clause) ++verdicts[clause_summary.verdict];
+  const std::vector<SpecClause>& spec = embedded_spec();
+  std::size_t exercised = 0;
+  for (const SpecClause& clause : spec) exercised += summary.by_clause.count(clause.id);
+  fmt::print("clauses: {} satisfied, {} partial, {} violated, {} unsupported ({} of the {} clauses of docs/SPEC.md "
+             "exercised by this run)\n",
+             verdicts["satisfied"], verdicts["partial"], verdicts["violated"], verdicts["unsupported"], exercised,
+             spec.size());
+  for (const std::string& pattern : report.run.xfail_unmatched)
+    fmt::print("warning: the expected-failure entry '{}' matched no test of this run\n", pattern);
+}
+
+void write_outputs(const Report& report, const CheckOptions& options) {
+  if (!options.json_file.empty()) write_report_file(report, options.json_file);
+  if (!options.junit_file.empty()) write_junit_file(report, options.junit_file);
+  if (!options.markdown_file.empty()) {
+    MarkdownOptions markdown;
+    for (const SpecClause& clause : embedded_spec()) markdown.clause_titles[clause.id] = clause.title;
+    write_markdown_file(report, options.markdown_file, markdown);
+  }
+}
+
+}  // namespace
+
+int run_check(const CheckOptions& options, const std::string& program_path) {
+  const auto start = std::chrono::steady_clock::now();
+  const bool worker = !options.worker_report.empty();
+  std::unique_ptr<Backend> backend;
+  XfailManifest manifest;
+  for (const std::string& filter : options.filters) {
+    if (const auto problem = glob_syntax_error(filter)) {
+      fmt::print(stderr, "funcspec check: --filter '{}': {}\n", filter, *problem);
+      return 2;
+    }
+  }
+  try {
+    backend = make_backend(options.backend);
+    if (!options.xfail_file.empty()) manifest = XfailManifest::load(options.xfail_file);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "funcspec check: {}\n", e.what());
+    return 2;
+  }
+
+  SuiteOptions suite;
+  suite.seed = options.seed;
+  suite.tier = options.tier;
+  suite.case_dirs = options.case_dirs.empty() ? default_case_dirs() : options.case_dirs;
+  const ConformanceTests selected = select_tests(collect_tests(suite), options.tier, options.filters);
+
+  Report report;
+  report.run.backend = {options.backend, backend->capabilities().name, backend->capabilities().version};
+  report.run.seed = options.seed;
+  report.run.tier = options.tier;
+  report.run.filter = fmt::format("{}", fmt::join(options.filters, " "));
+  report.run.funcspec_version = "0.1";
+  std::tie(report.run.shard_index, report.run.shard_count) = gtest_shard();
+  if (!worker) {
+    fmt::print("funcspec check: backend {} ({} {}), tier {}, seed {}, {} tests selected", options.backend,
+               report.run.backend.name, report.run.backend.version, tier_name(options.tier), options.seed,
+               selected.size());
+    if (report.run.shard_count > 1) fmt::print(", shard {} of {}", report.run.shard_index + 1, report.run.shard_count);
+    fmt::print("\n");
+    std::fflush(stdout);
+  }
+
+  RunnerOptions runner;
+  runner.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(options.timeout_seconds * 1000));
+  runner.artifacts_dir = options.artifacts_dir;
+  runner.manifest = &manifest;
+
+  if (options.jobs > 1 && !worker) {
+    // The workers judge; this process only shows progress and assembles their reports.
+    backend.reset();
+    ProgressDisplay display(default_progress_style(options.quiet), selected.size());
+    report.tests = run_parallel_check(options, program_path, selected, display);
+    display.finish();
+    for (const TestRecord& record : report.tests) {
+      if (is_unexpected(record.status)) fmt::print(stderr, "{}", describe_failure(record));
+    }
+    for (const ConformanceTest& test : selected) manifest.match(test.id);
+  } else {
+    const std::size_t shard_total = static_cast<std::size_t>(report.run.shard_count);
+    const std::size_t shard_share =
+        (selected.size() + shard_total - 1 - static_cast<std::size_t>(report.run.shard_index)) / shard_total;
+    ProgressDisplay display(worker ? ProgressStyle::Worker : default_progress_style(options.quiet), shard_share);
+    runner.on_test_end = [&display](const TestRecord& record, std::size_t) { display.test_done(record); };
+    report.tests = run_with_gtest(*backend, selected, runner);
+    display.finish();
+  }
+  report.run.xfail_unmatched = manifest.unmatched_patterns();
+  report.run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  try {
+    if (worker) {
+      write_report_file(report, options.worker_report);
+      return 0;
+    }
+    write_outputs(report, options);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "funcspec check: writing the report failed: {}\n", e.what());
+    return 2;
+  }
+  print_summary(report);
+  for (const TestRecord& record : report.tests) {
+    if (is_unexpected(record.status)) return 1;
+  }
+  return 0;
+}
+
+}  // namespace funcspec::tools

@@ -1,0 +1,36 @@
+#pragma once
+// `funcspec check`: run the conformance tests against a backend and gate on the result
+// (NOTE: [conformance runner]). Exit status 0 iff no test is fail, xpass or error; 2 when the run
+// could not start (unusable backend, unreadable manifest).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "conformance/case/case.h"
+
+namespace funcspec::tools {
+
+struct CheckOptions {
+  std::string backend = "reference";
+  conformance::Tier tier = conformance::Tier::Pr;
+  std::vector<std::string> filters;
+  std::string xfail_file;
+  std::uint64_t seed = 20261121;
+  double timeout_seconds = 30;
+  int jobs = 1;
+  std::string json_file;
+  std::string junit_file;
+  std::string markdown_file;
+  std::filesystem::path artifacts_dir = "funcspec-artifacts";
+  std::vector<std::filesystem::path> case_dirs;  // empty: the suite's own
+  bool quiet = false;
+  // Internal: this process is worker `worker_index` of a --jobs run and writes its JSON report here.
+  std::string worker_report;
+  // Arguments to repeat for workers (everything but --jobs and the report files).
+  std::vector<std::string> worker_arguments;
+};
+
+int run_check(const CheckOptions& options, const std::string& program_path);
+
+}  // namespace funcspec::tools
