@@ -9,6 +9,7 @@
 #include <set>
 
 #include "conformance/backend/backend.h"
+#include "conformance/backend/reference_backend.h"
 #include "conformance/report/glob.h"
 #include "conformance/report/junit_report.h"
 #include "conformance/report/markdown_report.h"
@@ -89,12 +90,13 @@ int run_check(const CheckOptions& options, const std::string& program_path) {
   report.run.seed = options.seed;
   report.run.tier = options.tier;
   report.run.filter = fmt::format("{}", fmt::join(options.filters, " "));
-  report.run.funcspec_version = "0.1";
+  report.run.funcspec_version = std::string(funcspec_version());
+  report.run.command_line = options.command_line;
   std::tie(report.run.shard_index, report.run.shard_count) = gtest_shard();
   if (!worker) {
-    fmt::print("funcspec check: backend {} ({} {}), tier {}, seed {}, {} tests selected", options.backend,
+    fmt::print("funcspec check: backend {} ({} {}), tier {}, seed {}, {} test{} selected", options.backend,
                report.run.backend.name, report.run.backend.version, tier_name(options.tier), options.seed,
-               selected.size());
+               selected.size(), selected.size() == 1 ? "" : "s");
     if (report.run.shard_count > 1) fmt::print(", shard {} of {}", report.run.shard_index + 1, report.run.shard_count);
     fmt::print("\n");
     std::fflush(stdout);
@@ -105,10 +107,14 @@ int run_check(const CheckOptions& options, const std::string& program_path) {
   runner.artifacts_dir = options.artifacts_dir;
   runner.manifest = &manifest;
 
+  // The tests this shard runs: every shard_count-th selected test, from shard_index on.
+  const auto shard_total = static_cast<std::size_t>(report.run.shard_count);
+  const std::size_t shard_share =
+      (selected.size() + shard_total - 1 - static_cast<std::size_t>(report.run.shard_index)) / shard_total;
   if (options.jobs > 1 && !worker) {
     // The workers judge; this process only shows progress and assembles their reports.
     backend.reset();
-    ProgressDisplay display(default_progress_style(options.quiet), selected.size());
+    ProgressDisplay display(default_progress_style(options.quiet), shard_share);
     report.tests = run_parallel_check(options, program_path, selected, display);
     display.finish();
     for (const TestRecord& record : report.tests) {
@@ -116,9 +122,6 @@ int run_check(const CheckOptions& options, const std::string& program_path) {
     }
     for (const ConformanceTest& test : selected) manifest.match(test.id);
   } else {
-    const std::size_t shard_total = static_cast<std::size_t>(report.run.shard_count);
-    const std::size_t shard_share =
-        (selected.size() + shard_total - 1 - static_cast<std::size_t>(report.run.shard_index)) / shard_total;
     ProgressDisplay display(worker ? ProgressStyle::Worker : default_progress_style(options.quiet), shard_share);
     runner.on_test_end = [&display](const TestRecord& record, std::size_t) { display.test_done(record); };
     report.tests = run_with_gtest(*backend, selected, runner);

@@ -29,6 +29,8 @@ struct CheckOptions {
   std::string worker_report;
   // Arguments to repeat for workers (everything but --jobs and the report files).
   std::vector<std::string> worker_arguments;
+  // The whole command line, shell-quoted, for the report.
+  std::string command_line;
 };
 
 int run_check(const CheckOptions& options, const std::string& program_path);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "conformance/report/report_merge.h"
+#include "conformance/suite/conformance_runner.h"
 #include "reference/core/error.h"
 #include "tools/catalogue_report.h"
 #include "tools/check_command.h"
@@ -124,6 +125,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) raw_arguments.emplace_back(argv[i]);
     if (!raw_arguments.empty() && raw_arguments.front() == "check") raw_arguments.erase(raw_arguments.begin());
     check_options.worker_arguments = worker_arguments(raw_arguments);
+    check_options.command_line = "funcspec check";
+    for (const std::string& argument : raw_arguments) check_options.command_line += " " + conformance::shell_quote(argument);
     return tools::run_check(check_options, std::filesystem::read_symlink("/proc/self/exe").string());
   } catch (const Error& e) {
     fmt::print(stderr, "funcspec: error [{}]: {}\n", error_kind_name(e.kind()), e.what());

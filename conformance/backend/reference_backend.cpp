@@ -5,6 +5,9 @@
 
 namespace funcspec::conformance {
 
+std::string_view funcspec_version() { return FUNCSPEC_VERSION_STRING; }
+
+
 std::set<std::string, std::less<>> reference_transforms() {
   // The engine has no transforms yet; each transform issue adds its name here.
   return {};
@@ -13,7 +16,7 @@ std::set<std::string, std::less<>> reference_transforms() {
 Capabilities reference_capabilities() {
   Capabilities capabilities;
   capabilities.name = "funcspec-reference";
-  capabilities.version = FUNCSPEC_VERSION_STRING;
+  capabilities.version = std::string(funcspec_version());
   for (const OpDef* op : OpRegistry::instance().all()) capabilities.ops.insert(op->schema.name);
   capabilities.transforms = reference_transforms();
   capabilities.dtypes = {DType::Bool, DType::Int64, DType::Float32, DType::Float64};

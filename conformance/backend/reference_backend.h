@@ -4,6 +4,7 @@
 // state the same capabilities and compute the same bytes.
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "conformance/backend/backend.h"
 
@@ -12,6 +13,9 @@ namespace funcspec::conformance {
 // The transforms the reference engine implements, by their case-file names. The single place to
 // extend as the engine gains transforms (docs/case-format.md lists the names).
 std::set<std::string, std::less<>> reference_transforms();
+
+// funcspec's version (the project version in CMakeLists.txt), as reports and hellos state it.
+std::string_view funcspec_version();
 
 // What the reference states: every op of the catalogue, reference_transforms(), the case dtypes
 // and the devices cpu and meta.
