@@ -17,7 +17,7 @@ namespace {
 const ConformanceTests& registry() {
   static const ConformanceTests tests = [] {
     SuiteOptions options;
-    options.tier = Tier::Nightly;  // every family of generated tests, with more than one draw
+    options.tier = Tier::Pr;  // every family of generated tests (higher tiers add draws, not families)
     options.case_dirs = default_case_dirs();
     return collect_tests(options);
   }();
@@ -53,25 +53,23 @@ TEST(ClauseCoverage, EveryPatternMatchesATest) {
   }
 }
 
-TEST(ClauseCoverage, EveryClauseIsNamedByATest) {
+// One test, so the registry's cases are built once.
+TEST(ClauseCoverage, EveryClauseIsNamedByATestAndEveryTestByItsClauses) {
   std::set<std::string> named;
-  for (const auto& [id, clauses] : built_clauses()) named.insert(clauses.begin(), clauses.end());
-  for (const SpecClause& clause : embedded_spec()) EXPECT_TRUE(named.contains(clause.id)) << clause.id << " is named by no test";
-}
-
-TEST(ClauseCoverage, EveryTestNamesClausesThatListIt) {
   std::size_t problems = 0;
   for (const auto& [id, clauses] : built_clauses()) {
+    named.insert(clauses.begin(), clauses.end());
     const std::string problem = spec_testing::clause_problems(id, clauses);
     if (!problem.empty() && ++problems <= 20) ADD_FAILURE() << problem;
   }
   EXPECT_EQ(problems, 0u);
+  for (const SpecClause& clause : embedded_spec()) EXPECT_TRUE(named.contains(clause.id)) << clause.id << " is named by no test";
 }
 
 TEST(ClauseCoverage, TestIdsAreUnique) {
   std::set<std::string> ids;
   for (const ConformanceTest& t : registry()) EXPECT_TRUE(ids.insert(t.id).second) << t.id << " is registered twice";
-  EXPECT_GT(ids.size(), 3000u);
+  EXPECT_GT(ids.size(), 3000u);  // 8497 at the pr tier
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// The generated type promotion tests (conformance/suite/promotion_tests.cpp): each builds a case
-// that names covering clauses and passes on the reference.
+// The generated type promotion tests (conformance/suite/promotion_tests.cpp): their number, tiers
+// and the symmetry of the table they come from.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -13,33 +13,15 @@ namespace {
 
 using spec_testing::promotion_tests;
 
-std::vector<std::size_t> promotion_test_indices() {
-  std::vector<std::size_t> indices(promotion_tests().size());
-  for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = i;
-  return indices;
+// Each promotion test passing on the reference, and naming clauses that cover its id, is checked
+// with the whole registry (conformance.reference.* in ctest, clause_coverage_test.cpp).
+TEST(PromotionTests, BuildCasesWithTheirOwnIdAndClauses) {
+  for (const ConformanceTest& test : promotion_tests()) {
+    const Case c = test.build();
+    EXPECT_EQ(c.id, test.id);
+    EXPECT_EQ(c.clauses, test.clauses);
+  }
 }
-
-class PromotionTest : public ::testing::TestWithParam<std::size_t> {
- protected:
-  const ConformanceTest& test() const { return promotion_tests()[GetParam()]; }
-};
-
-TEST_P(PromotionTest, NamesClausesWhosePatternsCoverItsId) {
-  EXPECT_EQ(spec_testing::clause_problems(test().id, test().clauses), "");
-}
-
-TEST_P(PromotionTest, PassesOnTheReference) {
-  const Case c = test().build();
-  EXPECT_EQ(c.id, test().id);
-  EXPECT_EQ(c.clauses, test().clauses);
-  const Evaluation ev = evaluate_on_reference(c);
-  EXPECT_EQ(ev.verdict, Verdict::Pass) << c.id << ": " << ev.reason << ev.result.error_message;
-}
-
-INSTANTIATE_TEST_SUITE_P(Generated, PromotionTest, ::testing::ValuesIn(promotion_test_indices()),
-                         [](const auto& param_info) {
-                           return spec_testing::parameter_name(promotion_tests()[param_info.param].id);
-                         });
 
 TEST(PromotionTests, CoverEveryPairExceptTwoLiteralsForEachOp) {
   // 11 operand categories on each side, less the 3 x 3 literal pairs, for add, mul and div.

@@ -63,11 +63,4 @@ inline std::string clause_problems(const std::string& test_id, const std::vector
   return problems;
 }
 
-// A gtest parameter name from a path or id: letters, digits and underscores.
-inline std::string parameter_name(const std::string& text) {
-  std::string name;
-  for (char c : text) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return name;
-}
-
 }  // namespace funcspec::conformance::spec_testing
