@@ -12,6 +12,7 @@
 #include "reference/backends/cpu/strided_loop.h"
 #include "reference/ops/dispatch.h"
 #include "reference/random/generator.h"
+#include "reference/transforms/vmap.h"
 
 namespace funcspec::conformance {
 namespace {
@@ -224,10 +225,106 @@ TensorData tensor_data_of(const Tensor& tensor) {
   return data;
 }
 
+namespace {
+
+// A program whose results do not fit what the case says of them: no value can judge it.
+class BrokenProgram : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs the program on `values` (the inputs by name) and returns the case's outputs, in order.
+TensorList run_program(const Case& c, std::map<std::string, Tensor, std::less<>> values) {
+  for (std::size_t i = 0; i < c.program.size(); ++i) {
+    const OpCall& step = c.program[i];
+    TensorList inputs;
+    for (const auto& arg : step.args) inputs.push_back(arg ? values.at(*arg) : Tensor());
+    const TensorList outputs = call(step.op, inputs, step.attrs);
+    if (outputs.size() != step.outs.size())
+      throw BrokenProgram(fmt::format("program[{}]: {} returned {} tensors but 'out' names {}", i, step.op,
+                                      outputs.size(), step.outs.size()));
+    for (std::size_t k = 0; k < outputs.size(); ++k) values[step.outs[k]] = outputs[k];
+  }
+  TensorList results;
+  for (const std::string& name : c.outputs) results.push_back(values.at(name));
+  return results;
+}
+
+// A transform option over named arguments or results as the engine's prefix tree.
+transforms::PyTree dims_tree(const DimSpec& spec, const std::vector<std::string>& names) {
+  auto leaf = [](const std::optional<std::int64_t>& dim) { return dim ? transforms::PyTree(*dim) : transforms::PyTree::none(); };
+  switch (spec.form) {
+    case DimSpec::Form::All: return leaf(spec.all);
+    case DimSpec::Form::ByPosition: {
+      std::vector<transforms::PyTree> items;
+      for (const auto& dim : spec.by_position) items.push_back(leaf(dim));
+      return transforms::PyTree::tuple(std::move(items));
+    }
+    case DimSpec::Form::ByName: {
+      std::vector<transforms::PyTree> items;
+      for (const std::string& name : names) {
+        std::optional<std::int64_t> dim;
+        for (const auto& [named, d] : spec.by_name) {
+          if (named == name) dim = d;
+        }
+        items.push_back(leaf(dim));
+      }
+      return transforms::PyTree::tuple(std::move(items));
+    }
+  }
+  return leaf(std::nullopt);
+}
+
+transforms::Randomness engine_randomness(Randomness randomness) {
+  switch (randomness) {
+    case Randomness::Error: return transforms::Randomness::Error;
+    case Randomness::Same: return transforms::Randomness::Same;
+    case Randomness::Different: return transforms::Randomness::Different;
+  }
+  return transforms::Randomness::Error;
+}
+
+// The first transform the reference engine does not have yet, if any.
+std::optional<std::string> missing_transform(const Case& c) {
+  for (const Transform& t : c.transforms) {
+    if (!std::holds_alternative<VmapTransform>(t)) return std::string(transform_name(t));
+  }
+  return std::nullopt;
+}
+
+// The program, as a function of the case's inputs in order, under the case's transforms (the
+// outermost applied last).
+transforms::PyFunction transformed_program(const Case& c) {
+  transforms::PyFunction f = [&c](const std::vector<transforms::PyTree>& args) {
+    std::map<std::string, Tensor, std::less<>> values;
+    for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+      const transforms::PyTree& arg = args.at(i);
+      values[c.inputs[i].name] = arg.is_tensor() ? arg.tensor() : Tensor::wrapped_scalar(arg.scalar());
+    }
+    std::vector<transforms::PyTree> results;
+    for (Tensor& t : run_program(c, std::move(values))) results.emplace_back(std::move(t));
+    return transforms::PyTree::tuple(std::move(results));
+  };
+  std::vector<std::string> input_names;
+  for (const CaseInput& in : c.inputs) input_names.push_back(in.name);
+  for (std::size_t i = c.transforms.size(); i-- > 0;) {
+    const VmapTransform& v = std::get<VmapTransform>(c.transforms[i]);
+    transforms::VmapOptions options;
+    options.in_dims = dims_tree(v.in_dims, input_names);
+    options.out_dims = dims_tree(v.out_dims, c.outputs);
+    options.randomness = engine_randomness(v.randomness);
+    options.chunk_size = v.chunk_size;
+    f = transforms::vmap(std::move(f), std::move(options));
+  }
+  return f;
+}
+
+}  // namespace
+
 ProgramResult run_on_reference(const Case& c) {
   ProgramResult result;
-  if (!c.transforms.empty()) {
-    result.unsupported = fmt::format("the reference has no {} yet", transform_name(c.transforms.front()));
+  if (const std::optional<std::string> transform = missing_transform(c)) {
+    result.unsupported = fmt::format("the reference has no {} yet", *transform);
     return result;
   }
   if (c.device == Device::Cuda) {
@@ -236,31 +333,25 @@ ProgramResult run_on_reference(const Case& c) {
   }
   const bool on_meta = c.device == Device::Meta;
   random::GeneratorScope generator(c.seed);
-  std::map<std::string, Tensor, std::less<>> values;
   try {
+    std::vector<transforms::PyTree> args;
     for (const CaseInput& in : c.inputs) {
       if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) {
-        values[in.name] = Tensor::wrapped_scalar(literal->value);
+        args.emplace_back(literal->value);
       } else {
         const TensorSpec& spec = std::get<TensorSpec>(in.value);
-        values[in.name] = on_meta ? materialize_meta_tensor(spec) : materialize_tensor(spec);
+        args.emplace_back(on_meta ? materialize_meta_tensor(spec) : materialize_tensor(spec));
       }
     }
-    for (std::size_t i = 0; i < c.program.size(); ++i) {
-      const OpCall& step = c.program[i];
-      TensorList inputs;
-      for (const auto& arg : step.args) inputs.push_back(arg ? values.at(*arg) : Tensor());
-      const TensorList outputs = call(step.op, inputs, step.attrs);
-      if (outputs.size() != step.outs.size()) {
-        result.broken = fmt::format("program[{}]: {} returned {} tensors but 'out' names {}", i, step.op,
-                                    outputs.size(), step.outs.size());
-        return result;
-      }
-      for (std::size_t k = 0; k < outputs.size(); ++k) values[step.outs[k]] = outputs[k];
-    }
-    for (const std::string& name : c.outputs) {
+    const std::vector<transforms::PyTree> outputs = transformed_program(c)(args).children();
+    for (std::size_t k = 0; k < c.outputs.size(); ++k) {
+      const std::string& name = c.outputs[k];
       try {
-        const Tensor& output = values.at(name);
+        if (!outputs.at(k).is_tensor()) {
+          result.broken = fmt::format("result '{}' is {}, not a tensor", name, outputs.at(k).describe());
+          return result;
+        }
+        const Tensor& output = outputs.at(k).tensor();
         if (on_meta && output.device() != Device::Meta) {
           result.broken = fmt::format("result '{}' of a meta case is on {}", name, device_name(output.device()));
           return result;
@@ -271,6 +362,9 @@ ProgramResult run_on_reference(const Case& c) {
         return result;
       }
     }
+  } catch (const BrokenProgram& e) {
+    result.outputs.clear();
+    result.broken = e.what();
   } catch (const Error& e) {
     result.outputs.clear();
     result.error = e.kind();

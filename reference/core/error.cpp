@@ -21,6 +21,15 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::ScalarConversion: return "scalar_conversion";
     case ErrorKind::SingularMatrix: return "singular_matrix";
     case ErrorKind::CudaNotAvailable: return "cuda_not_available";
+    case ErrorKind::TransformEscaped: return "transform_escaped";
+    case ErrorKind::VmapInvalidDims: return "vmap_invalid_dims";
+    case ErrorKind::VmapBatchSizeMismatch: return "vmap_batch_size_mismatch";
+    case ErrorKind::VmapNonTensorOutput: return "vmap_non_tensor_output";
+    case ErrorKind::VmapRandomness: return "vmap_randomness";
+    case ErrorKind::VmapInplaceUnbatched: return "vmap_inplace_unbatched";
+    case ErrorKind::VmapOutVariant: return "vmap_out_variant";
+    case ErrorKind::VmapDataDependent: return "vmap_data_dependent";
+    case ErrorKind::VmapDynamicShape: return "vmap_dynamic_shape";
   }
   return "internal";
 }

@@ -31,10 +31,20 @@ enum class ErrorKind {
   ScalarConversion,     // item()/bool conversion of a tensor that does not have one element
   SingularMatrix,       // inverse/solve of a singular matrix
   CudaNotAvailable,     // a cuda tensor requested in a build or on a machine without CUDA
+  // Transforms (docs/SPEC.md, VMAP and later areas).
+  TransformEscaped,       // a tensor of a transform used after the transform returned
+  VmapInvalidDims,        // in_dims / out_dims that do not fit the arguments / results
+  VmapBatchSizeMismatch,  // mapped inputs whose batch sizes differ
+  VmapNonTensorOutput,    // a vmapped function returning something other than tensors where a dim is mapped
+  VmapRandomness,         // a random op vmap's randomness flag forbids, or cannot honour
+  VmapInplaceUnbatched,   // an in-place write of a batched result into a tensor with fewer batch dims
+  VmapOutVariant,         // an out= op on batched tensors
+  VmapDataDependent,      // item() or a bool conversion of a batched tensor (data-dependent control flow)
+  VmapDynamicShape,       // an op whose result shape depends on values (nonzero) on a batched tensor
 };
 
 // The last kind declared; kinds are appended, so [Internal, kLastErrorKind] names every kind.
-inline constexpr ErrorKind kLastErrorKind = ErrorKind::CudaNotAvailable;
+inline constexpr ErrorKind kLastErrorKind = ErrorKind::VmapDynamicShape;
 
 std::string_view error_kind_name(ErrorKind kind);
 // The kind with this snake_case name (case files and protocols name kinds this way).

@@ -10,6 +10,7 @@
 #include "reference/core/scalar.h"
 #include "reference/core/shape.h"
 #include "reference/core/storage.h"
+#include "reference/core/transform_payload.h"
 
 namespace funcspec {
 
@@ -40,6 +41,9 @@ class TensorImpl {
   Device device() const { return device_; }
   bool is_wrapped_number() const { return wrapped_number_; }
   void set_wrapped_number(bool wrapped) { wrapped_number_ = wrapped; }
+  // Set on the tensors a transform hands to the function it transforms (NOTE: [transform payloads]).
+  const std::shared_ptr<const TransformPayload>& payload() const { return payload_; }
+  void set_payload(std::shared_ptr<const TransformPayload> payload) { payload_ = std::move(payload); }
 
  private:
   std::shared_ptr<Storage> storage_;
@@ -49,6 +53,7 @@ class TensorImpl {
   DType dtype_;
   Device device_;
   bool wrapped_number_ = false;
+  std::shared_ptr<const TransformPayload> payload_;
 };
 
 class Tensor {
@@ -74,6 +79,8 @@ class Tensor {
   std::int64_t numel() const { return numel_of(shape()); }
   bool is_contiguous() const;
   bool is_wrapped_number() const { return impl().is_wrapped_number(); }
+  // The transform this tensor belongs to, or nullptr for a plain tensor (NOTE: [transform payloads]).
+  const TransformPayload* payload() const { return impl().payload().get(); }
   bool has_storage() const { return impl().storage() != nullptr; }
   const std::shared_ptr<Storage>& storage() const { return impl().storage(); }
   bool shares_storage_with(const Tensor& other) const;

@@ -5,6 +5,8 @@
 #include "reference/core/error.h"
 #include "reference/ops/registry.h"
 #include "reference/random/generator.h"
+#include "reference/transforms/interpreter.h"
+#include "reference/transforms/vmap_interpreter.h"
 
 namespace funcspec {
 namespace {
@@ -84,12 +86,19 @@ TensorList run_views(const OpDef& op, const TensorList& inputs, const Attrs& att
   return outputs;
 }
 
-TensorList run_primitive(const OpDef& op, const TensorList& bound_inputs, const Attrs& attrs) {
+// The op layer's work (promotion, broadcasting) on a primitive's inputs.
+TensorList canonical_inputs(const OpDef& op, const TensorList& bound_inputs, const Attrs& attrs) {
   // Literals move to the op's device before the op layer promotes them (which would turn them into
-  // ordinary tensors); the devices are checked again on what the kernel will see.
+  // ordinary tensors).
   TensorList inputs = bound_inputs;
   common_device(op.name(), inputs, attrs);
   if (op.canonicalize) inputs = op.canonicalize(inputs, attrs);
+  return inputs;
+}
+
+TensorList run_primitive(const OpDef& op, const TensorList& bound_inputs, const Attrs& attrs) {
+  TensorList inputs = canonical_inputs(op, bound_inputs, attrs);
+  // The devices are checked again on what the kernel will see.
   const Device device = common_device(op.name(), inputs, attrs);
   const bool dynamic = op.kind == OpKind::DynamicShape || op.kind == OpKind::ScalarExtraction;
   const bool in_place = op.kind == OpKind::InPlace;
@@ -131,6 +140,23 @@ TensorList run_primitive(const OpDef& op, const TensorList& bound_inputs, const 
 TensorList call(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
   const Attrs bound_attrs = bind_attrs(op.schema, attrs);
   const TensorList bound_inputs = bind_inputs(op.schema, inputs);
+  transforms::check_not_escaped(op.name(), bound_inputs);
+  // Under a transform, everything with rules goes to the innermost visible interpreter (NOTE:
+  // [interpreter stack]); composites and derived in-place ops decompose first, so the interpreter
+  // sees their parts.
+  // A primitive's op layer runs on what the transformed function sees (promotion and
+  // broadcasting follow the examples' ranks and dtypes, not the batched values'), so its rules see
+  // inputs of one dtype and one shape, as its kernel does.
+  if (transforms::Interpreter* interpreter = transforms::visible_interpreter()) {
+    const bool decomposes = op.kind == OpKind::Composite || op.kind == OpKind::OutVariant ||
+                            (op.kind == OpKind::InPlace && op.decompose);
+    if (op.kind == OpKind::OutVariant) transforms::check_out_variant_allowed(op, bound_inputs);
+    if (!decomposes) {
+      const bool has_op_layer = op.kind != OpKind::View;
+      return interpreter->process(op, has_op_layer ? canonical_inputs(op, bound_inputs, bound_attrs) : bound_inputs,
+                                  bound_attrs);
+    }
+  }
   switch (op.kind) {
     case OpKind::Composite:
     case OpKind::OutVariant: return op.decompose(bound_inputs, bound_attrs);

@@ -15,6 +15,9 @@ class Generator {
   std::uint64_t offset() const { return offset_; }
   // The stream for an op drawing `blocks` blocks; advances the offset past them.
   PhiloxStream reserve(std::uint64_t blocks);
+  // Moves to `offset`, so the draws from there on repeat (vmap's chunk_size replays a call's draws
+  // per chunk; NOTE: [vmap randomness]).
+  void set_offset(std::uint64_t offset) { offset_ = offset; }
 
  private:
   std::uint64_t seed_;

@@ -66,10 +66,10 @@ TEST(ReferenceCapabilities, EveryOpOfTheCatalogueAndNoTransformYet) {
 TEST(ReferenceBackend, CaseWithATransformIsUnsupportedBeforeRunning) {
   ReferenceBackend backend;
   Case c = testing::add_case();
-  c.transforms.push_back(VmapTransform{});
+  c.transforms.push_back(FunctionalizeTransform{});
   const ProgramResult result = backend.evaluate(c, {});
   ASSERT_TRUE(result.unsupported);
-  EXPECT_TRUE(contains(*result.unsupported, "'vmap', which funcspec-reference does not implement"));
+  EXPECT_TRUE(contains(*result.unsupported, "'functionalize', which funcspec-reference does not implement"));
 }
 
 }  // namespace

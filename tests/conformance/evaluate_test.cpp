@@ -238,12 +238,19 @@ TEST(Evaluate, RandomCaseWithRecordedValuesPassesOnReplay) {
   EXPECT_EQ(evaluate_json(j).verdict, Verdict::Pass);
 }
 
-TEST(Evaluate, TransformsAreUnsupportedOnTheReferenceForNow) {
+TEST(Evaluate, TransformsTheReferenceLacksAreUnsupported) {
   Json j = add_case_json();
   j["transforms"] = Json::parse(R"([{"transform": "vmap"}, {"transform": "functionalize"}])");
   const Evaluation ev = evaluate_json(j);
   EXPECT_EQ(ev.verdict, Verdict::Unsupported);
-  EXPECT_EQ(ev.reason, "the reference has no vmap yet");
+  EXPECT_EQ(ev.reason, "the reference has no functionalize yet");
+}
+
+TEST(Evaluate, VmapCasesRunOnTheReference) {
+  Json j = add_case_json();  // y = x + 2*w with x [2, 3] and w [3]
+  j["transforms"] = Json::parse(R"([{"transform": "vmap", "in_dims": {"x": 0}, "out_dims": 0}])");
+  const Evaluation ev = evaluate_json(j);
+  EXPECT_EQ(ev.verdict, Verdict::Pass) << ev.reason;
 }
 
 TEST(Evaluate, TensorListResultCountMustMatchTheNames) {

@@ -23,16 +23,15 @@ std::vector<std::filesystem::path> fixture_cases() {
 
 TEST(FixtureCases, ThereAreSome) { EXPECT_GE(fixture_cases().size(), 8u); }
 
-TEST(FixtureCases, EveryCasePassesOrIsUnsupportedForItsTransforms) {
+// The engine gains transforms issue by issue; a case using one it lacks is unsupported, never failed.
+TEST(FixtureCases, EveryCasePassesOrIsUnsupportedForATransformTheReferenceLacks) {
   for (const auto& path : fixture_cases()) {
     SCOPED_TRACE(path.filename().string());
     const Case c = read_case_file(path);
     const Evaluation ev = evaluate_on_reference(c);
-    if (c.transforms.empty()) {
-      EXPECT_EQ(ev.verdict, Verdict::Pass) << ev.reason;
-    } else {
-      EXPECT_EQ(ev.verdict, Verdict::Unsupported) << ev.reason;
-    }
+    const bool only_vmap = std::all_of(c.transforms.begin(), c.transforms.end(),
+                                       [](const Transform& t) { return std::holds_alternative<VmapTransform>(t); });
+    EXPECT_EQ(ev.verdict, only_vmap ? Verdict::Pass : Verdict::Unsupported) << ev.reason;
   }
 }
 

@@ -1,0 +1,27 @@
+// Transform rules of the conversion family: clone, to_dtype, copy_, detach.
+#include "reference/ops/dispatch.h"
+#include "reference/rules/batching_helpers.h"
+#include "reference/transforms/batch_rules.h"
+
+namespace funcspec::transforms {
+
+void register_conversion_batch_rules(BatchRuleRegistry& registry) {
+  // Elementwise on one tensor: the batch dim stays.
+  for (const char* name : {"clone", "to_dtype", "detach"}) {
+    const std::string op = name;
+    registry.add(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+      return {{call_one(op, {in.at(0).value}, attrs), in.at(0).bdim}};
+    });
+  }
+  // copy_(self, src): the interpreter has refused a batched src into an unbatched self, and the op
+  // layer has broadcast src to self's examples; the write goes through the front-batched view of
+  // self's value, so the caller's batched tensor sees it.
+  registry.add("copy_", [](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
+    const Tensor self = rules::batch_to_front(in.at(0));
+    const Tensor src = rules::materialize_batch(in.at(1), context.batch_size);
+    call_one("copy_", {self, src}, attrs);
+    return {in.at(0)};
+  });
+}
+
+}  // namespace funcspec::transforms

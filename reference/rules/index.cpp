@@ -1,0 +1,9 @@
+// Transform rules of the index family.
+#include "reference/transforms/batch_rules.h"
+
+namespace funcspec::transforms {
+
+// No batching rules yet: these ops run under vmap through the counted for-loop fallback.
+void register_index_batch_rules(BatchRuleRegistry&) {}
+
+}  // namespace funcspec::transforms

@@ -1,0 +1,59 @@
+#pragma once
+// NOTE: [batching rules]
+// A batching rule computes one op for a whole batch at once: it takes the op's inputs as
+// (value, bdim) pairs at one vmap level (NOTE: [batched tensors]) and returns the results as
+// (value, bdim) pairs, calling ordinary ops on the values. It runs below its level (the
+// interpreter lowers first), so the ops it calls are handled by outer transforms, if any.
+// Rules live with the op family's other transform rules in reference/rules/<family>.cpp.
+// An op without a rule still works under vmap through the for-loop fallback, which is counted
+// (fallback_log.h): "correct" and "has a native batching rule" are separate facts.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "reference/ops/attrs.h"
+#include "reference/transforms/batched.h"
+
+namespace funcspec::transforms {
+
+// vmap's randomness flag (NOTE: [vmap randomness]).
+enum class Randomness { Error, Same, Different };
+std::string_view randomness_name(Randomness randomness);
+
+struct BatchContext {
+  std::int64_t batch_size = 0;  // the examples this call computes (a chunk's, under chunk_size)
+  Randomness randomness = Randomness::Error;
+  // Under chunk_size: the whole batch and where this chunk starts in it, so that random draws
+  // can be those of the unchunked call.
+  std::int64_t full_batch_size = 0;
+  std::int64_t chunk_start = 0;
+};
+
+using BatchRule = std::function<BatchedValues(const BatchedValues& inputs, const Attrs& attrs,
+                                              const BatchContext& context)>;
+
+class BatchRuleRegistry {
+ public:
+  static const BatchRuleRegistry& instance();
+  const BatchRule* find(const std::string& op) const;
+  void add(const std::string& op, BatchRule rule);
+  const std::map<std::string, BatchRule, std::less<>>& all() const { return rules_; }
+
+ private:
+  std::map<std::string, BatchRule, std::less<>> rules_;
+};
+
+// One per op family, each in reference/rules/<family>.cpp.
+void register_unary_batch_rules(BatchRuleRegistry& registry);
+void register_binary_batch_rules(BatchRuleRegistry& registry);
+void register_reduce_batch_rules(BatchRuleRegistry& registry);
+void register_linalg_batch_rules(BatchRuleRegistry& registry);
+void register_scan_batch_rules(BatchRuleRegistry& registry);
+void register_view_batch_rules(BatchRuleRegistry& registry);
+void register_index_batch_rules(BatchRuleRegistry& registry);
+void register_conversion_batch_rules(BatchRuleRegistry& registry);
+void register_creation_batch_rules(BatchRuleRegistry& registry);
+void register_random_batch_rules(BatchRuleRegistry& registry);
+
+}  // namespace funcspec::transforms

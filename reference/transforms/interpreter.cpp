@@ -1,0 +1,91 @@
+#include "reference/transforms/interpreter.h"
+
+#include <algorithm>
+#include <atomic>
+#include <vector>
+
+#include "reference/core/error.h"
+
+namespace funcspec::transforms {
+namespace {
+
+struct ThreadStack {
+  std::vector<std::shared_ptr<Interpreter>> interpreters;  // outermost first
+  std::size_t visible = 0;                                 // how many, from the bottom, the dispatcher sees
+};
+
+ThreadStack& stack() {
+  thread_local ThreadStack instance;
+  return instance;
+}
+
+int fresh_level() {
+  static std::atomic<int> next{1};
+  return next.fetch_add(1);
+}
+
+}  // namespace
+
+std::string_view transform_kind_name(TransformKind kind) {
+  switch (kind) {
+    case TransformKind::Vmap: return "vmap";
+    case TransformKind::Grad: return "grad";
+    case TransformKind::Jvp: return "jvp";
+  }
+  return "transform";
+}
+
+Interpreter::Interpreter(TransformKind kind) : kind_(kind), level_(fresh_level()) {}
+
+InterpreterGuard::InterpreterGuard(std::shared_ptr<Interpreter> interpreter) : interpreter_(std::move(interpreter)) {
+  ThreadStack& s = stack();
+  // A transform entered from inside a rule's computation would see a partial stack.
+  FUNCSPEC_INTERNAL_ASSERT(s.visible == s.interpreters.size(), "a transform was entered inside a lowered op call");
+  s.interpreters.push_back(interpreter_);
+  s.visible = s.interpreters.size();
+}
+
+InterpreterGuard::~InterpreterGuard() {
+  ThreadStack& s = stack();
+  if (!s.interpreters.empty() && s.interpreters.back() == interpreter_) s.interpreters.pop_back();
+  s.visible = std::min(s.visible, s.interpreters.size());
+}
+
+LowerScope::LowerScope(const Interpreter& interpreter) : saved_visible_(stack().visible) {
+  ThreadStack& s = stack();
+  const auto it = std::find_if(s.interpreters.begin(), s.interpreters.end(),
+                               [&](const std::shared_ptr<Interpreter>& i) { return i.get() == &interpreter; });
+  FUNCSPEC_INTERNAL_ASSERT(it != s.interpreters.end(), "lowering below an interpreter that is not on the stack");
+  s.visible = std::min(s.visible, static_cast<std::size_t>(it - s.interpreters.begin()));
+}
+
+LowerScope::~LowerScope() { stack().visible = saved_visible_; }
+
+Interpreter* visible_interpreter() {
+  const ThreadStack& s = stack();
+  return s.visible == 0 ? nullptr : s.interpreters[s.visible - 1].get();
+}
+
+Interpreter* active_interpreter(int level) {
+  for (const std::shared_ptr<Interpreter>& i : stack().interpreters) {
+    if (i->level() == level) return i.get();
+  }
+  return nullptr;
+}
+
+std::size_t active_count(TransformKind kind) {
+  return static_cast<std::size_t>(std::count_if(stack().interpreters.begin(), stack().interpreters.end(),
+                                                [&](const std::shared_ptr<Interpreter>& i) { return i->kind() == kind; }));
+}
+
+void check_not_escaped(std::string_view op, const TensorList& inputs) {
+  for (const Tensor& t : inputs) {
+    if (!t.defined() || t.payload() == nullptr) continue;
+    FUNCSPEC_CHECK(active_interpreter(t.payload()->level()) != nullptr, ErrorKind::TransformEscaped,
+                   "[{}] a tensor created inside a transform was used after the transform returned; return it "
+                   "from the transformed function instead of storing it outside",
+                   op);
+  }
+}
+
+}  // namespace funcspec::transforms

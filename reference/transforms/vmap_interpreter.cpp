@@ -1,0 +1,91 @@
+#include "reference/transforms/vmap_interpreter.h"
+
+#include <fmt/format.h>
+
+#include "reference/ops/dispatch.h"
+#include "reference/ops/registry.h"
+#include "reference/transforms/fallback_log.h"
+
+namespace funcspec::transforms {
+namespace {
+
+// Positions of the tensor inputs the op writes into (`Tensor(a!)`).
+std::vector<std::size_t> written_inputs(const OpDef& op) {
+  std::vector<std::size_t> positions;
+  const std::vector<const ArgSpec*> args = op.schema.tensor_args();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i]->mutated) positions.push_back(i);
+  }
+  return positions;
+}
+
+}  // namespace
+
+void check_out_variant_allowed(const OpDef& op, const TensorList& inputs) {
+  for (const Tensor& t : inputs) {
+    if (!t.defined() || dynamic_cast<const BatchedPayload*>(t.payload()) == nullptr) continue;
+    fail(ErrorKind::VmapOutVariant,
+         "[{}] out= variants are not supported on tensors batched under vmap; call the functional op and return "
+         "its result",
+         op.name());
+  }
+}
+
+TensorList VmapInterpreter::process(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
+  BatchedValues values;
+  values.reserve(inputs.size());
+  bool any_batched = false;
+  for (const Tensor& t : inputs) {
+    values.push_back(unwrap_batched(t, level()));
+    any_batched = any_batched || values.back().batched();
+  }
+  const bool random = op.kind == OpKind::Random;
+  if (random && context_.randomness == Randomness::Error) {
+    fail(ErrorKind::VmapRandomness,
+         "[{}] random ops are not allowed under vmap(randomness='error'): pass randomness='different' for "
+         "independent draws per example or 'same' for one draw shared by the batch",
+         op.name());
+  }
+  if (!any_batched && !random) {
+    LowerScope lower(*this);
+    return call(op, inputs, attrs);
+  }
+  if (any_batched) {
+    FUNCSPEC_CHECK(op.kind != OpKind::ScalarExtraction, ErrorKind::VmapDataDependent,
+                   "[{}] reads the value of a tensor that is batched under vmap, so each example would take a "
+                   "different path (data-dependent control flow); compute both branches and select with where()",
+                   op.name());
+    FUNCSPEC_CHECK(op.kind != OpKind::DynamicShape, ErrorKind::VmapDynamicShape,
+                   "[{}] returns a shape that depends on the values, which may differ between the examples of a "
+                   "vmapped batch; use a fixed-shape alternative (where, masked_fill)",
+                   op.name());
+    // An in-place write of a batched result into a tensor that is the same for every example would
+    // need room for the whole batch: refused before anything is written.
+    for (std::size_t position : written_inputs(op)) {
+      if (position >= values.size() || values[position].batched()) continue;
+      fail(ErrorKind::VmapInplaceUnbatched,
+           "[{}] writes a result that differs per example of the vmapped batch into an input that is not batched "
+           "(logical shape {}); write into a batched tensor or use the out-of-place op",
+           op.name(), shape_to_string(inputs[position].shape()));
+    }
+  }
+
+  BatchedValues results;
+  {
+    LowerScope lower(*this);
+    const BatchRule* rule = BatchRuleRegistry::instance().find(op.name());
+    results = rule != nullptr ? (*rule)(values, attrs, context_) : vmap_fallback(op, values, attrs, context_);
+  }
+  // An op that returns the input it wrote into hands back that very tensor.
+  const std::vector<std::size_t> written = written_inputs(op);
+  TensorList outputs;
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    const bool returns_written_input = k < op.schema.returns.size() && !op.schema.returns[k].alias.empty() &&
+                                       k < written.size() && written[k] < inputs.size();
+    outputs.push_back(returns_written_input ? inputs[written[k]]
+                                            : make_batched(results[k].value, results[k].bdim, level()));
+  }
+  return outputs;
+}
+
+}  // namespace funcspec::transforms

@@ -1,0 +1,240 @@
+// vmap's semantics on small examples worked out by hand (the exhaustive comparison with the
+// loop-and-stack oracle is a conformance family).
+#include <gtest/gtest.h>
+
+#include "reference/api/ops.h"
+#include "reference/ops/dispatch.h"
+#include "reference/random/generator.h"
+#include "reference/transforms/fallback_log.h"
+#include "reference/transforms/vmap.h"
+#include "tests/reference/test_support.h"
+
+namespace funcspec::transforms {
+namespace {
+
+using testing_support::error_kind_of;
+using testing_support::values;
+
+// vmap of a one-tensor function.
+Tensor vmap1(const std::function<Tensor(const Tensor&)>& f, const Tensor& x, VmapOptions options = {}) {
+  const PyFunction g = vmap([&](const std::vector<PyTree>& args) { return PyTree(f(args.at(0).tensor())); },
+                            std::move(options));
+  return g({PyTree(x)}).tensor();
+}
+
+Tensor vmap2(const std::function<Tensor(const Tensor&, const Tensor&)>& f, const Tensor& x, const Tensor& y,
+             VmapOptions options = {}) {
+  const PyFunction g = vmap(
+      [&](const std::vector<PyTree>& args) { return PyTree(f(args.at(0).tensor(), args.at(1).tensor())); },
+      std::move(options));
+  return g({PyTree(x), PyTree(y)}).tensor();
+}
+
+TEST(Vmap, ElementwiseOpSeesOneExampleAndReturnsTheBatch) {
+  const Tensor x = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor y = vmap1([](const Tensor& e) {
+    EXPECT_EQ(e.shape(), (Shape{3}));  // one example
+    return call_one("neg", {e});
+  }, x);
+  EXPECT_EQ(y.shape(), (Shape{2, 3}));
+  EXPECT_EQ(values(y), (std::vector<double>{-1, -2, -3, -4, -5, -6}));
+}
+
+TEST(Vmap, InDimsAndOutDimsMoveTheBatch) {
+  const Tensor x = from_values({1, 2, 3, 4, 5, 6}, {3, 2});  // batch along dim 1: examples [1,3,5], [2,4,6]
+  VmapOptions options;
+  options.in_dims = PyTree(1);
+  options.out_dims = PyTree(1);
+  const Tensor y = vmap1([](const Tensor& e) { return call_one("add", {e, ops::lit(10)}); }, x, options);
+  EXPECT_EQ(y.shape(), (Shape{3, 2}));
+  EXPECT_EQ(values(y), (std::vector<double>{11, 12, 13, 14, 15, 16}));
+}
+
+TEST(Vmap, UnmappedArgumentIsSharedByEveryExample) {
+  const Tensor x = from_values({1, 2, 3, 4}, {2, 2});
+  const Tensor w = from_values({10, 20}, {2});
+  VmapOptions options;
+  options.in_dims = PyTree::tuple({PyTree(0), PyTree::none()});
+  const Tensor y = vmap2([](const Tensor& a, const Tensor& b) { return call_one("mul", {a, b}); }, x, w, options);
+  EXPECT_EQ(values(y), (std::vector<double>{10, 40, 30, 80}));
+}
+
+TEST(Vmap, ResultIndependentOfTheBatchIsExpanded) {
+  const Tensor x = from_values({1, 2, 3}, {3});
+  const Tensor w = from_values({7}, {1});
+  VmapOptions options;
+  options.in_dims = PyTree::tuple({PyTree(0), PyTree::none()});
+  const Tensor y = vmap2([](const Tensor&, const Tensor& b) { return b; }, x, w, options);
+  EXPECT_EQ(y.shape(), (Shape{3, 1}));
+  EXPECT_EQ(values(y), (std::vector<double>{7, 7, 7}));
+}
+
+TEST(Vmap, NestedVmapMapsTwoDims) {
+  const Tensor x = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor y = vmap1([](const Tensor& row) {
+    return vmap1([](const Tensor& element) {
+      EXPECT_EQ(element.dim(), 0);
+      return call_one("mul", {element, element});
+    }, row);
+  }, x);
+  EXPECT_EQ(values(y), (std::vector<double>{1, 4, 9, 16, 25, 36}));
+}
+
+TEST(Vmap, PromotionFollowsTheExamples) {
+  // Each example of x is a 0-dim float64 tensor; with a float32 vector it promotes as a 0-dim
+  // tensor does (to float32), not as the 1-dim batched value would (to float64).
+  const Tensor x = from_values({1, 2}, {2}, DType::Float64);
+  const Tensor w = from_values({1, 1, 1}, {3}, DType::Float32);
+  VmapOptions options;
+  options.in_dims = PyTree::tuple({PyTree(0), PyTree::none()});
+  const Tensor y = vmap2([](const Tensor& a, const Tensor& b) { return call_one("add", {a, b}); }, x, w, options);
+  EXPECT_EQ(y.dtype(), DType::Float32);
+  EXPECT_EQ(y.shape(), (Shape{2, 3}));
+}
+
+TEST(Vmap, BatchesOfSizeZeroAndOne) {
+  EXPECT_EQ(vmap1([](const Tensor& e) { return call_one("exp", {e}); }, Tensor::empty({0, 4}, DType::Float64)).shape(),
+            (Shape{0, 4}));
+  EXPECT_EQ(values(vmap1([](const Tensor& e) { return call_one("neg", {e}); }, from_values({5}, {1, 1}))),
+            (std::vector<double>{-5}));
+}
+
+TEST(VmapErrors, BatchSizesThatDisagreeNameTheArguments) {
+  const Tensor x = Tensor::empty({2, 3}, DType::Float64);
+  const Tensor y = Tensor::empty({4, 3}, DType::Float64);
+  EXPECT_EQ(error_kind_of([&] { vmap2([](const Tensor& a, const Tensor& b) { return call_one("add", {a, b}); }, x, y); }),
+            ErrorKind::VmapBatchSizeMismatch);
+}
+
+TEST(VmapErrors, InDimOutOfRange) {
+  VmapOptions options;
+  options.in_dims = PyTree(2);
+  EXPECT_EQ(error_kind_of([&] {
+              vmap1([](const Tensor& e) { return e; }, Tensor::empty({2, 3}, DType::Float64), options);
+            }),
+            ErrorKind::VmapInvalidDims);
+}
+
+TEST(VmapErrors, RandomOpsUnderTheDefaultRandomnessRaise) {
+  EXPECT_EQ(error_kind_of([] {
+              vmap1([](const Tensor& e) { return call_one("uniform", {e}); }, Tensor::empty({2, 3}, DType::Float64));
+            }),
+            ErrorKind::VmapRandomness);
+}
+
+TEST(VmapErrors, ItemOfABatchedTensorIsDataDependentControlFlow) {
+  EXPECT_EQ(error_kind_of([] {
+              vmap1([](const Tensor& e) {
+                call("item", {e});
+                return e;
+              }, Tensor::empty({2}, DType::Float64));
+            }),
+            ErrorKind::VmapDataDependent);
+}
+
+TEST(VmapErrors, NonzeroOfABatchedTensorHasADynamicShape) {
+  EXPECT_EQ(error_kind_of([] {
+              vmap1([](const Tensor& e) { return call_one("nonzero", {e}); }, Tensor::empty({2, 3}, DType::Float64));
+            }),
+            ErrorKind::VmapDynamicShape);
+}
+
+TEST(VmapErrors, InPlaceIntoAnUnbatchedTensorRaisesAndWritesNothing) {
+  const Tensor x = from_values({1, 2, 3, 4}, {2, 2});
+  const Tensor target = from_values({0, 0}, {2});
+  VmapOptions options;
+  options.in_dims = PyTree::tuple({PyTree(0), PyTree::none()});
+  EXPECT_EQ(error_kind_of([&] {
+              vmap2([](const Tensor& a, const Tensor& t) { return call_one("add_", {t, a}); }, x, target, options);
+            }),
+            ErrorKind::VmapInplaceUnbatched);
+  EXPECT_EQ(values(target), (std::vector<double>{0, 0}));
+}
+
+TEST(Vmap, InPlaceIntoABatchedTensorWritesTheCallersTensor) {
+  const Tensor x = from_values({1, 2, 3, 4}, {2, 2});
+  const Tensor w = from_values({10, 20}, {2});
+  VmapOptions options;
+  options.in_dims = PyTree::tuple({PyTree(0), PyTree::none()});
+  vmap2([](const Tensor& a, const Tensor& b) { return call_one("add_", {a, b}); }, x, w, options);
+  EXPECT_EQ(values(x), (std::vector<double>{11, 22, 13, 24}));
+}
+
+TEST(VmapErrors, OutVariantsRaise) {
+  EXPECT_EQ(error_kind_of([] {
+              vmap1([](const Tensor& e) {
+                const Tensor out = Tensor::empty({3}, DType::Float64);
+                return call_one("neg.out", {e, out});
+              }, Tensor::empty({2, 3}, DType::Float64));
+            }),
+            ErrorKind::VmapOutVariant);
+}
+
+TEST(VmapErrors, AnEscapedBatchedTensorRaisesWhenUsed) {
+  Tensor escaped;
+  vmap1([&](const Tensor& e) {
+    escaped = e;
+    return e;
+  }, Tensor::empty({2, 3}, DType::Float64));
+  EXPECT_EQ(error_kind_of([&] { call_one("neg", {escaped}); }), ErrorKind::TransformEscaped);
+}
+
+TEST(VmapRandomness, SameGivesEveryExampleTheUnbatchedDraw) {
+  VmapOptions options;
+  options.randomness = Randomness::Same;
+  Tensor batched;
+  Tensor unbatched;
+  {
+    random::GeneratorScope scope(7);
+    batched = vmap1([](const Tensor& e) { return call_one("uniform", {e}); }, Tensor::empty({4, 3}, DType::Float64), options);
+  }
+  {
+    random::GeneratorScope scope(7);
+    unbatched = call_one("uniform", {Tensor::empty({3}, DType::Float64)});
+  }
+  const std::vector<double> u = values(unbatched);
+  const std::vector<double> b = values(batched);
+  for (std::size_t i = 0; i < b.size(); ++i) EXPECT_EQ(b[i], u[i % 3]);
+}
+
+TEST(VmapRandomness, DifferentEqualsTheUnbatchedDrawOverTheBatchShape) {
+  VmapOptions options;
+  options.randomness = Randomness::Different;
+  Tensor batched;
+  Tensor unbatched;
+  {
+    random::GeneratorScope scope(7);
+    batched = vmap1([](const Tensor& e) { return call_one("uniform", {e}); }, Tensor::empty({4, 3}, DType::Float64), options);
+  }
+  {
+    random::GeneratorScope scope(7);
+    unbatched = call_one("uniform", {Tensor::empty({4, 3}, DType::Float64)});
+  }
+  EXPECT_EQ(values(batched), values(unbatched));
+}
+
+TEST(VmapChunks, ChunkSizeGivesTheSameResultIncludingDifferentRandomness) {
+  auto run = [](std::optional<std::int64_t> chunk) {
+    VmapOptions options;
+    options.randomness = Randomness::Different;
+    options.chunk_size = chunk;
+    random::GeneratorScope scope(11);
+    return values(vmap1([](const Tensor& e) {
+      return call_one("add", {call_one("uniform", {e}), call_one("normal_functional", {e})});
+    }, Tensor::empty({5, 2}, DType::Float64), options));
+  };
+  EXPECT_EQ(run(2), run(std::nullopt));
+  EXPECT_EQ(run(1), run(std::nullopt));
+}
+
+TEST(VmapFallback, OpsWithoutARuleAreCountedAndStillCorrect) {
+  VmapFallbackLog log;
+  const Tensor x = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor y = vmap1([](const Tensor& e) { return call_one("sum", {e}); }, x);
+  EXPECT_EQ(values(y), (std::vector<double>{6, 15}));
+  if (log.counts().count("sum") == 0) GTEST_SKIP() << "sum has a batching rule now; this test needs an op without one";
+  EXPECT_EQ(log.counts().at("sum"), 1);
+}
+
+}  // namespace
+}  // namespace funcspec::transforms
