@@ -39,5 +39,7 @@ void add_case_file_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_op_value_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_op_meta_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_promotion_tests(const SuiteOptions& options, ConformanceTests& tests);
+void add_vmap_oracle_tests(const SuiteOptions& options, ConformanceTests& tests);
+void add_vmap_random_tests(const SuiteOptions& options, ConformanceTests& tests);
 
 }  // namespace funcspec::conformance

@@ -65,20 +65,6 @@ double max_abs_floating_input(const TensorList& inputs) {
   return largest;
 }
 
-// The op's oracle tolerance (NOTE: [op samples]) as a case tolerance against the oracle value
-// rounded to `dtype`. The stated bound is |got - oracle| <= ulps * eps * max(|oracle|, F) with
-// F = max(floor, input_scale * max|input|); rounding the oracle adds at most eps/2 * |oracle|,
-// hence rtol = (ulps + 1/2) * eps and atol = ulps * eps * F. A correctly rounded op (ulps <= 1/2,
-// no floor) must match the rounded oracle exactly.
-Tolerance value_tolerance(const samples::OracleTolerance& stated, DType dtype, const TensorList& inputs) {
-  if (!is_floating(dtype)) return {};
-  const double ulps = dtype == DType::Float32 ? stated.ulps32 : stated.ulps64;
-  const double floor = std::max(stated.absolute_floor, stated.input_scale * max_abs_floating_input(inputs));
-  if (ulps <= 0.5 && floor == 0) return {};
-  const double eps = machine_epsilon(dtype);
-  return Tolerance{ulps * eps * floor, (ulps + 0.5) * eps, 0};
-}
-
 std::string input_name(std::size_t i) { return fmt::format("x{}", i); }
 
 // The case skeleton: the sample's inputs, one call of the op with the sample's attributes.
@@ -120,6 +106,20 @@ void name_declared_results(const OpDef& op, Case& c) {
 }
 
 }  // namespace
+
+// The op's oracle tolerance (NOTE: [op samples]) as a case tolerance against the oracle value
+// rounded to `dtype`. The stated bound is |got - oracle| <= ulps * eps * max(|oracle|, F) with
+// F = max(floor, input_scale * max|input|); rounding the oracle adds at most eps/2 * |oracle|,
+// hence rtol = (ulps + 1/2) * eps and atol = ulps * eps * F. A correctly rounded op (ulps <= 1/2,
+// no floor) must match the rounded oracle exactly.
+Tolerance value_tolerance(const samples::OracleTolerance& stated, DType dtype, const TensorList& inputs) {
+  if (!is_floating(dtype)) return {};
+  const double ulps = dtype == DType::Float32 ? stated.ulps32 : stated.ulps64;
+  const double floor = std::max(stated.absolute_floor, stated.input_scale * max_abs_floating_input(inputs));
+  if (ulps <= 0.5 && floor == 0) return {};
+  const double eps = machine_epsilon(dtype);
+  return Tolerance{ulps * eps * floor, (ulps + 0.5) * eps, 0};
+}
 
 Case op_value_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier) {
   const OpDef& op = OpRegistry::instance().get(call.spec->op);

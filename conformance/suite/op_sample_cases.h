@@ -38,6 +38,11 @@ struct SampleDraw {
 };
 SampleDraw draw_samples(const samples::OpSampleSpec& spec, DType floating, std::uint64_t seed, int draw);
 
+// The op's oracle tolerance (NOTE: [op samples]) as a case tolerance for results of `dtype`
+// computed from `inputs` (NOTE: [op sample cases] explains the translation); zero for exact ops
+// and non-floating results.
+Tolerance value_tolerance(const samples::OracleTolerance& stated, DType dtype, const TensorList& inputs);
+
 // "OPS-VALUES/add/float64/2-broadcast-row" style name parts: lower-case, [a-z0-9.-] only.
 std::string id_slug(const std::string& text);
 

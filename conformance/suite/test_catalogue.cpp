@@ -17,6 +17,8 @@ ConformanceTests collect_tests(const SuiteOptions& options) {
   add_promotion_tests(options, tests);
   add_op_value_tests(options, tests);
   add_op_meta_tests(options, tests);
+  add_vmap_oracle_tests(options, tests);
+  add_vmap_random_tests(options, tests);
 
   std::map<std::string, std::string> first_origin;
   ConformanceTests unique;

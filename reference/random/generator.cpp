@@ -15,6 +15,7 @@ thread_local Generator* current = nullptr;
 PhiloxStream Generator::reserve(std::uint64_t blocks) {
   PhiloxStream stream{seed_, offset_};
   offset_ += blocks;
+  ++draw_calls_;
   return stream;
 }
 

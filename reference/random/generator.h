@@ -13,6 +13,9 @@ class Generator {
   explicit Generator(std::uint64_t seed = 0) : seed_(seed) {}
   std::uint64_t seed() const { return seed_; }
   std::uint64_t offset() const { return offset_; }
+  // How many random op calls drew from this generator, empty draws included (the offset alone
+  // cannot tell that a size-0 draw happened).
+  std::uint64_t draw_calls() const { return draw_calls_; }
   // The stream for an op drawing `blocks` blocks; advances the offset past them.
   PhiloxStream reserve(std::uint64_t blocks);
   // Moves to `offset`, so the draws from there on repeat (vmap's chunk_size replays a call's draws
@@ -22,6 +25,7 @@ class Generator {
  private:
   std::uint64_t seed_;
   std::uint64_t offset_ = 0;
+  std::uint64_t draw_calls_ = 0;
 };
 
 Generator& current_generator();

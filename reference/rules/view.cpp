@@ -53,6 +53,13 @@ void register_view_batch_rules(BatchRuleRegistry& registry) {
   registry.add("squeeze", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
     const BatchedValue& self = in.at(0);
     const Tensor front = batch_to_front(self);
+    // A 0-dim example has nothing to squeeze (its dim 0 / -1 names the example itself).
+    if (self.logical_rank() == 0) {
+      if (!attrs.is_none("dim")) {
+        for (std::int64_t d : attrs.get_int_list("dim")) wrap_dim(d, 0, "squeeze");
+      }
+      return {{front, 0}};
+    }
     std::vector<std::int64_t> dims;
     if (attrs.is_none("dim")) {
       // Every size-1 dim of the example, never the batch dim (a batch of one stays a batch).

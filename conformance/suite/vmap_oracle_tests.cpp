@@ -1,0 +1,288 @@
+// VMAP-ORACLE/<op>/<dtype>/<n>-<label>/<batching>: vmap of each op equals the loop-and-stack oracle
+// (the op on each example, results stacked), which uses no batching rule at all (NOTE: [vmap
+// semantics]). The examples of a batch are draws of the same sample with different values.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "conformance/case/evaluate.h"
+#include "conformance/samples/sample_checks.h"
+#include "conformance/suite/conformance_test.h"
+#include "conformance/suite/op_sample_cases.h"
+#include "conformance/suite/tensor_to_case.h"
+#include "conformance/suite/variant_samples.h"
+#include "reference/ops/dispatch.h"
+#include "reference/ops/registry.h"
+#include "reference/random/generator.h"
+
+namespace funcspec::conformance {
+namespace {
+
+// Where each tensor input's batch dim goes (nullopt: not batched), the result's out_dim, the batch
+// size, and whether the function is vmapped twice (examples then form a [2, 2] grid).
+struct Batching {
+  std::string name;
+  std::vector<std::optional<std::int64_t>> in_dims;  // per input position
+  std::int64_t out_dim = 0;
+  std::int64_t batch_size = 3;
+  bool nested = false;
+};
+
+std::vector<std::size_t> tensor_positions(const samples::OpSample& sample) {
+  std::vector<std::size_t> positions;
+  for (std::size_t i = 0; i < sample.inputs.size(); ++i) {
+    const Tensor& t = sample.inputs[i];
+    if (t.defined() && !t.is_wrapped_number()) positions.push_back(i);
+  }
+  return positions;
+}
+
+std::vector<Batching> batchings(const samples::OpSample& sample, bool all) {
+  const std::vector<std::size_t> tensors = tensor_positions(sample);
+  const std::size_t n = sample.inputs.size();
+  auto uniform = [&](std::optional<std::int64_t> dim) {
+    std::vector<std::optional<std::int64_t>> dims(n);
+    for (std::size_t p : tensors) dims[p] = dim;
+    return dims;
+  };
+  std::vector<Batching> out{{"all@0", uniform(0)}};
+  if (!all) return out;
+  out.push_back({"all@-1", uniform(-1)});
+  out.push_back({"all@0-out@-1", uniform(0), -1});
+  out.push_back({"all@0-b1", uniform(0), 0, 1});
+  out.push_back({"all@0-b0", uniform(0), 0, 0});
+  out.push_back({"nested", uniform(0), 0, 2, true});
+  if (tensors.size() >= 2) {
+    for (std::size_t p : tensors) {
+      std::vector<std::optional<std::int64_t>> dims(n);
+      dims[p] = 0;
+      out.push_back({fmt::format("x{}@0-only", p), dims});
+    }
+  }
+  return out;
+}
+
+Tensor stacked(const std::vector<Tensor>& examples) {
+  return call_one("stack", TensorList(examples.begin(), examples.end()), {{"dim", std::int64_t{0}}});
+}
+
+// The loop-and-stack oracle for one level: f on every example, results stacked along out_dim.
+struct OracleResult {
+  TensorList results;
+  std::optional<ErrorKind> error;
+};
+
+OracleResult loop_and_stack(const OpDef& op, const std::vector<TensorList>& examples, const Attrs& attrs,
+                            std::int64_t out_dim, std::uint64_t seed) {
+  std::vector<TensorList> per_result;
+  random::GeneratorScope scope(seed);
+  for (const TensorList& inputs : examples) {
+    TensorList outs;
+    try {
+      outs = call(op, samples::clone_inputs(inputs), attrs);
+    } catch (const Error& e) {
+      return {{}, e.kind()};
+    }
+    // An op that draws random numbers (a composite like dropout, an in-place random op) must be
+    // refused by vmap's default randomness='error'.
+    if (random::current_generator().draw_calls() != 0) return {{}, ErrorKind::VmapRandomness};
+    if (per_result.empty()) per_result.resize(outs.size());
+    for (std::size_t k = 0; k < outs.size(); ++k) per_result[k].push_back(outs[k]);
+  }
+  OracleResult oracle;
+  for (TensorList& slices : per_result) {
+    Tensor s = call_one("stack", slices, {{"dim", std::int64_t{0}}});
+    if (out_dim != 0) s = call_one("movedim", {s}, {{"source", std::int64_t{0}}, {"destination", out_dim}});
+    oracle.results.push_back(s);
+  }
+  return oracle;
+}
+
+bool writes_an_unbatched_input(const OpDef& op, const Batching& batching) {
+  const std::vector<const ArgSpec*> args = op.schema.tensor_args();
+  bool any_batched = false;
+  for (const auto& d : batching.in_dims) any_batched = any_batched || d.has_value();
+  for (std::size_t i = 0; i < args.size() && i < batching.in_dims.size(); ++i) {
+    if (args[i]->mutated && !batching.in_dims[i] && any_batched) return true;
+  }
+  return false;
+}
+
+// draws[d] is example d's sample (same index, other values).
+Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& draws, const Batching& batching,
+                      const samples::OracleTolerance& tolerance, const std::string& id, Tier tier,
+                      std::uint64_t seed) {
+  const samples::OpSample& first = draws.front();
+  const std::size_t n = first.inputs.size();
+  const std::int64_t examples = batching.nested ? batching.batch_size * batching.batch_size : batching.batch_size;
+  Case c;
+  c.id = id;
+  c.clauses = {"VMAP-1.1"};
+  if (batching.nested) c.clauses.push_back("VMAP-1.4");
+  if (batching.batch_size < 2) c.clauses.push_back("VMAP-1.5");
+  c.tier = tier;
+  c.seed = seed;
+  c.description = fmt::format("vmap of {} [{}] with {} equals the op on each example, stacked", op.name(), first.label,
+                              batching.name);
+
+  // Example e of input i: draw e of the sample (unbatched inputs: draw 0).
+  auto example_input = [&](std::size_t i, std::int64_t e) { return draws[static_cast<std::size_t>(e)].inputs[i]; };
+  OpCall step{{}, op.name(), {}, first.attrs};
+  DimSpec in_dims;
+  in_dims.form = DimSpec::Form::ByName;
+  TensorList batched_inputs(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string name = fmt::format("x{}", i);
+    if (!first.inputs[i].defined()) {
+      step.args.push_back(std::nullopt);
+      continue;
+    }
+    step.args.push_back(name);
+    if (!batching.in_dims[i]) {
+      c.inputs.push_back(case_input_of(name, first.inputs[i]));
+      in_dims.by_name.emplace_back(name, std::nullopt);
+      continue;
+    }
+    std::vector<Tensor> parts;
+    for (std::int64_t e = 0; e < examples; ++e) parts.push_back(example_input(i, e));
+    Tensor value = examples == 0 ? call_one("unsqueeze", {first.inputs[i]}, {{"dim", std::int64_t{0}}})
+                                 : stacked(parts);
+    if (examples == 0) value = call_one("slice", {value}, {{"dim", std::int64_t{0}}, {"start", std::int64_t{0}}, {"end", std::int64_t{0}}});
+    if (batching.nested) {
+      Shape grid = value.shape();
+      grid[0] = batching.batch_size;
+      grid.insert(grid.begin(), batching.batch_size);
+      value = call_one("reshape", {value}, {{"shape", std::vector<std::int64_t>(grid.begin(), grid.end())}});
+    }
+    const std::int64_t dim = *batching.in_dims[i] < 0 ? value.dim() - 1 : *batching.in_dims[i];
+    if (!batching.nested && dim != 0)
+      value = call_one("movedim", {value}, {{"source", std::int64_t{0}}, {"destination", dim}});
+    c.inputs.push_back(case_input_of(name, value));
+    in_dims.by_name.emplace_back(name, batching.nested ? 0 : dim);
+    batched_inputs[i] = value;
+  }
+
+  // The oracle, one example at a time.
+  std::vector<TensorList> example_inputs;
+  for (std::int64_t e = 0; e < examples; ++e) {
+    TensorList inputs;
+    for (std::size_t i = 0; i < n; ++i) inputs.push_back(batching.in_dims[i] ? example_input(i, e) : first.inputs[i]);
+    example_inputs.push_back(inputs);
+  }
+  OracleResult oracle;
+  if (examples == 0) {
+    // No example runs; the results' shapes come from one example on meta.
+    try {
+      random::GeneratorScope scope(seed);
+      const TensorList example_results = call(op, samples::clone_inputs(first.inputs), first.attrs);
+      if (random::current_generator().draw_calls() != 0) throw Error(ErrorKind::VmapRandomness, "draws random numbers");
+      for (const Tensor& r : example_results) {
+        Shape shape = r.shape();
+        shape.insert(shape.begin() + (batching.out_dim < 0 ? static_cast<std::int64_t>(shape.size()) + 1 + batching.out_dim : batching.out_dim), 0);
+        oracle.results.push_back(Tensor::empty(shape, r.dtype()));
+      }
+    } catch (const Error& e) {
+      oracle.error = e.kind();
+    }
+  } else {
+    oracle = loop_and_stack(op, example_inputs, first.attrs, batching.out_dim, seed);
+    if (!oracle.error && batching.nested) {
+      for (Tensor& r : oracle.results) {
+        Shape grid = r.shape();
+        grid[0] = batching.batch_size;
+        grid.insert(grid.begin(), batching.batch_size);
+        r = call_one("reshape", {r}, {{"shape", std::vector<std::int64_t>(grid.begin(), grid.end())}});
+      }
+    }
+  }
+
+  const std::size_t result_count = oracle.error ? std::max<std::size_t>(1, op.schema.returns.size()) : oracle.results.size();
+  for (std::size_t k = 0; k < result_count; ++k) step.outs.push_back(fmt::format("r{}", k));
+  c.program.push_back(step);
+  c.outputs = step.outs;
+  VmapTransform vmap;
+  vmap.in_dims = in_dims;
+  vmap.out_dims.form = DimSpec::Form::All;
+  vmap.out_dims.all = batching.out_dim;
+  c.transforms.push_back(vmap);
+  if (batching.nested) c.transforms.push_back(vmap);
+
+  // What an example raises comes first (the op layer checks the examples before vmap sees the op).
+  if (op.kind == OpKind::OutVariant) {
+    c.clauses = {"VMAP-3.2"};
+    c.expect.error = ErrorKind::VmapOutVariant;
+  } else if (oracle.error == ErrorKind::VmapRandomness) {
+    c.clauses = {"VMAP-2.1"};
+    c.expect.error = oracle.error;
+  } else if (oracle.error) {
+    c.expect.error = oracle.error;
+  } else if (writes_an_unbatched_input(op, batching)) {
+    c.clauses = {"VMAP-3.1"};
+    c.expect.error = ErrorKind::VmapInplaceUnbatched;
+  } else {
+    for (std::size_t k = 0; k < oracle.results.size(); ++k) {
+      const Tensor& r = oracle.results[k];
+      ExpectedValue value{step.outs[k], TensorSpec{tensor_data_of(r), "", false, {}, false}, std::nullopt};
+      value.tolerance = value_tolerance(tolerance, r.dtype(), first.inputs);
+      c.expect.values.push_back(std::move(value));
+    }
+  }
+  return c;
+}
+
+// Draws whose sample `index` has the same shapes, dtypes and attributes as draw 0's.
+bool draws_agree(const std::vector<std::vector<samples::OpSample>>& draws, std::size_t index) {
+  const samples::OpSample& first = draws[0][index];
+  for (const auto& draw : draws) {
+    if (draw.size() <= index) return false;
+    const samples::OpSample& other = draw[index];
+    if (other.inputs.size() != first.inputs.size() || other.attrs.values() != first.attrs.values()) return false;
+    for (std::size_t i = 0; i < first.inputs.size(); ++i) {
+      const Tensor& a = first.inputs[i];
+      const Tensor& b = other.inputs[i];
+      if (a.defined() != b.defined()) return false;
+      if (a.defined() && (a.shape() != b.shape() || a.dtype() != b.dtype() || a.is_wrapped_number() != b.is_wrapped_number()))
+        return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void add_vmap_oracle_tests(const SuiteOptions& options, ConformanceTests& tests) {
+  constexpr int kDraws = 4;  // the nested batching's 2 x 2 grid needs four examples
+  for (const auto& [name, spec] : all_sample_specs()) {
+    const OpDef* op = OpRegistry::instance().find(name);
+    if (op == nullptr || op->kind == OpKind::Random || op->kind == OpKind::DynamicShape ||
+        op->kind == OpKind::ScalarExtraction)
+      continue;
+    for (DType floating : {DType::Float64, DType::Float32}) {
+      std::vector<std::vector<samples::OpSample>> draws;
+      for (int d = 0; d < kDraws; ++d) {
+        SampleDraw drawn = draw_samples(spec, floating, options.seed, d + 1);
+        std::vector<samples::OpSample> samples;
+        for (SampleCall& call : drawn.calls) samples.push_back(std::move(call.sample));
+        draws.push_back(std::move(samples));
+      }
+      for (std::size_t index = 0; index < draws[0].size(); ++index) {
+        if (!draws_agree(draws, index) || tensor_positions(draws[0][index]).empty()) continue;
+        // Every batching of the first three samples of an op is pr; the rest, and float32, nightly.
+        const bool pr = floating == DType::Float64 && index < 3;
+        for (const Batching& batching : batchings(draws[0][index], true)) {
+          const bool smoke = pr && index == 0 && batching.name == "all@0";
+          const Tier tier = smoke ? Tier::Smoke : pr ? Tier::Pr : Tier::Nightly;
+          const std::string id = fmt::format("VMAP-ORACLE/{}/{}/{}-{}/{}", name, dtype_name(floating), index,
+                                             id_slug(draws[0][index].label), batching.name);
+          std::vector<samples::OpSample> examples;
+          for (const auto& draw : draws) examples.push_back(draw[index]);
+          tests.push_back({id, {"VMAP-1.1"}, tier, "op sample database",
+                           [op, examples, batching, tolerance = spec.tolerance, id, tier, seed = options.seed]() {
+                             return vmap_oracle_case(*op, examples, batching, tolerance, id, tier, seed);
+                           }});
+        }
+      }
+    }
+  }
+}
+
+}  // namespace funcspec::conformance
