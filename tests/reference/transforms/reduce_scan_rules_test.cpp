@@ -53,7 +53,7 @@ std::optional<std::string> difference(const Tensor& got, const Tensor& want, dou
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (std::isnan(w[i]) && std::isnan(g[i])) continue;
     const bool same = g[i] == w[i] && (tolerance > 0.0 || std::signbit(g[i]) == std::signbit(w[i]));
-    const bool close = !std::isinf(w[i]) && std::abs(g[i] - w[i]) <= tolerance * std::abs(w[i]);
+    const bool close = tolerance > 0.0 && !std::isinf(w[i]) && std::abs(g[i] - w[i]) <= tolerance * std::abs(w[i]);
     if (!same && !close) return fmt::format("element {} is {} instead of {}", i, g[i], w[i]);
   }
   return std::nullopt;
@@ -279,7 +279,7 @@ TEST_P(ReduceScanRules, VmapEqualsLoopAndStackWithoutFallback) {
 INSTANTIATE_TEST_SUITE_P(ReduceAndScan, ReduceScanRules,
                          testing::Values("all", "amax", "amin", "any", "argmax", "argmin", "norm", "prod", "sum",
                                          "cumprod", "cumsum", "flip", "roll", "sort", "topk"),
-                         [](const testing::TestParamInfo<std::string>& info) { return info.param; });
+                         [](const testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
 
 // Error kinds follow the example, never the batched value: a dim one past the example's rank is out
 // of range though the batch has a dim there, and the message names the example's rank.
