@@ -5,7 +5,11 @@
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
 #include "reference/random/generator.h"
+#include "reference/ops/registry.h"
+#include "reference/ops/schema.h"
+#include "reference/rules/batching_helpers.h"
 #include "reference/transforms/fallback_log.h"
+#include "reference/transforms/vmap_interpreter.h"
 #include "reference/transforms/vmap.h"
 #include "tests/reference/test_support.h"
 
@@ -227,13 +231,30 @@ TEST(VmapChunks, ChunkSizeGivesTheSameResultIncludingDifferentRandomness) {
   EXPECT_EQ(run(1), run(std::nullopt));
 }
 
-TEST(VmapFallback, OpsWithoutARuleAreCountedAndStillCorrect) {
+// Every op of the catalogue has a rule (tests/spec/vmap_native_rules_test.cpp), so the fallback is
+// exercised directly: it must agree with the rule and record itself.
+TEST(VmapFallback, AgreesWithTheRuleAndIsCounted) {
+  const Tensor x = from_values({1, 2, 3, 4, 5, 6}, {3, 2});  // the batch along dim 1: [1,3,5], [2,4,6]
+  const OpDef& sum = OpRegistry::instance().get("sum");
+  const BatchContext context{2, Randomness::Error, 2, 0};
   VmapFallbackLog log;
-  const Tensor x = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
-  const Tensor y = vmap1([](const Tensor& e) { return call_one("sum", {e}); }, x);
-  EXPECT_EQ(values(y), (std::vector<double>{6, 15}));
-  if (log.counts().count("sum") == 0) GTEST_SKIP() << "sum has a batching rule now; this test needs an op without one";
+  const BatchedValues looped = vmap_fallback(sum, {{x, 1}}, bind_attrs(sum.schema, {}), context);
   EXPECT_EQ(log.counts().at("sum"), 1);
+  ASSERT_EQ(looped.size(), 1u);
+  EXPECT_EQ(looped[0].bdim, 0);
+  EXPECT_EQ(values(looped[0].value), (std::vector<double>{9, 12}));
+  const BatchRule* rule = BatchRuleRegistry::instance().find("sum");
+  ASSERT_NE(rule, nullptr);
+  const BatchedValues ruled = (*rule)({{x, 1}}, bind_attrs(sum.schema, {}), context);
+  EXPECT_EQ(values(rules::batch_to_front(ruled[0])), values(looped[0].value));
+}
+
+TEST(VmapFallback, AnEmptyBatchGetsItsShapesFromMeta) {
+  const OpDef& sum = OpRegistry::instance().get("sum");
+  const BatchedValues looped = vmap_fallback(sum, {{Tensor::empty({0, 4}, DType::Float32), 0}},
+                                             bind_attrs(sum.schema, {}), BatchContext{0, Randomness::Error, 0, 0});
+  EXPECT_EQ(looped.at(0).value.shape(), (Shape{0}));
+  EXPECT_EQ(looped.at(0).value.dtype(), DType::Float32);
 }
 
 }  // namespace
