@@ -20,13 +20,15 @@ namespace funcspec::rules {
 // dtypes. The linalg rules use it too (declared again in linalg.cpp).
 void check_example_shapes(const std::string& op, const BatchedValues& inputs, const Attrs& attrs);
 
-Shape example_shape(const BatchedValue& input);
+namespace {
 
 Shape example_shape(const BatchedValue& input) {
   Shape shape = input.value.shape();
   if (input.batched()) shape.erase(shape.begin() + *input.bdim);
   return shape;
 }
+
+}  // namespace
 
 void check_example_shapes(const std::string& op, const BatchedValues& inputs, const Attrs& attrs) {
   TensorList examples;

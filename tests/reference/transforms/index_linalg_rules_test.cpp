@@ -317,7 +317,7 @@ TEST_P(IndexLinalgRules, VmapEqualsTheLoopOnEverySample) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ops, IndexLinalgRules, ::testing::ValuesIn(kOps),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
 
 // vmap of a one-tensor-per-argument function with the given in_dims.
 Tensor vmap_call(const std::function<Tensor(const TensorList&)>& f, const TensorList& args,
@@ -335,7 +335,7 @@ Tensor vmap_call(const std::function<Tensor(const TensorList&)>& f, const Tensor
   return g(trees).tensor();
 }
 
-Tensor int_index(const std::vector<double>& v, const Shape& shape) { return from_values(v, shape, DType::Int64); }
+Tensor int_index(const std::vector<std::int64_t>& v, const Shape& shape) { return from_vector(v, shape, DType::Int64); }
 
 TEST(IndexLinalgRulesErrors, DimsAreCheckedAgainstTheExamplesRank) {
   const Tensor x = from_values({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {2, 2, 3});  // examples [2, 3]
