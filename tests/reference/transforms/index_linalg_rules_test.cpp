@@ -1,0 +1,433 @@
+// The batching rules of the index and linalg families against the loop-and-stack oracle (the op
+// called on each example, results stacked), on every sample of the op sample database: every
+// placement of the batch dim per input (front, back, not batched), out_dims 0 and -1, batches of 0,
+// 1 and 3 examples, vmap of vmap, float32 and float64; and none of these ops may fall back.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "conformance/samples/op_samples.h"
+#include "reference/ops/dispatch.h"
+#include "reference/transforms/fallback_log.h"
+#include "reference/transforms/vmap.h"
+#include "tests/reference/test_support.h"
+
+namespace funcspec::transforms {
+namespace {
+
+using testing_support::expect_error_kind;
+using testing_support::values;
+
+const std::vector<std::string> kOps = {"cat",         "gather", "index_add", "index_select", "masked_fill",
+                                       "scatter_add", "det",    "einsum",    "inverse",      "slogdet",
+                                       "solve",       "tril",   "triu"};
+// Ops whose every result element is one input element (or a conversion of one): the batched call
+// must give the very same values. The others round, and may round differently batched.
+bool is_exact(const std::string& op) {
+  for (const char* exact : {"cat", "gather", "index_select", "masked_fill", "tril", "triu"}) {
+    if (op == exact) return true;
+  }
+  return false;
+}
+constexpr double kUlps = 4.0;
+constexpr std::uint64_t kSeed = 2024;
+
+std::optional<ErrorKind> error_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.kind();
+  }
+  return std::nullopt;
+}
+
+PyTree as_tree(const TensorList& results) {
+  if (results.size() == 1) return PyTree(results[0]);
+  std::vector<PyTree> items(results.begin(), results.end());
+  return PyTree::tuple(std::move(items));
+}
+
+TensorList tensors_of(const PyTree& tree) {
+  TensorList out;
+  for (const PyTree& leaf : tree.leaves()) out.push_back(leaf.tensor());
+  return out;
+}
+
+PyFunction op_function(const std::string& op, const Attrs& attrs) {
+  return [op, attrs](const std::vector<PyTree>& args) {
+    TensorList inputs;
+    for (const PyTree& arg : args) inputs.push_back(arg.tensor());
+    return as_tree(call(op, inputs, attrs));
+  };
+}
+
+PyTree dims_tree(const std::vector<std::optional<std::int64_t>>& dims) {
+  std::vector<PyTree> items;
+  for (const std::optional<std::int64_t>& d : dims) items.push_back(d ? PyTree(*d) : PyTree::none());
+  return PyTree::tuple(std::move(items));
+}
+
+// `slices` stacked along a new dim 0; an empty list stacks to [0, *shape] of `like`.
+Tensor stack_front(const TensorList& slices, const Tensor& like) {
+  if (!slices.empty()) return call_one("stack", slices, {{"dim", std::int64_t{0}}});
+  Shape shape = like.shape();
+  shape.insert(shape.begin(), 0);
+  return Tensor::empty(shape, like.dtype());
+}
+
+Tensor move_front_to(const Tensor& t, std::int64_t dim) {
+  if (dim == 0) return t;
+  return call_one("movedim", {t},
+                  {{"source", std::vector<std::int64_t>{0}}, {"destination", std::vector<std::int64_t>{dim}}});
+}
+
+void expect_close(const std::string& op, const Tensor& got, const Tensor& want, const std::string& where) {
+  ASSERT_EQ(got.shape(), want.shape()) << where;
+  ASSERT_EQ(got.dtype(), want.dtype()) << where;
+  const std::vector<double> g = values(got);
+  const std::vector<double> w = values(want);
+  double scale = 0.0;
+  for (double v : w) {
+    if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
+  }
+  const double eps =
+      want.dtype() == DType::Float32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+  const double tolerance = is_exact(op) || !is_floating(want.dtype()) ? 0.0 : kUlps * eps * scale;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    if (std::isnan(w[i]) || std::isinf(w[i]) || tolerance == 0.0) {
+      EXPECT_TRUE(g[i] == w[i] || (std::isnan(g[i]) && std::isnan(w[i])))
+          << where << ": element " << i << " is " << g[i] << ", expected " << w[i];
+    } else {
+      EXPECT_NEAR(g[i], w[i], tolerance) << where << ": element " << i;
+    }
+  }
+}
+
+enum class Placement { Front, Back, Unbatched };
+
+// One sample drawn three times (seeds s, s+1, s+2): same shapes, different values.
+struct Draws {
+  std::vector<samples::OpSample> examples;  // [3]
+  std::vector<std::size_t> mapped;          // positions of the inputs that may be batched (not literals)
+};
+
+std::vector<Draws> draw_samples(const std::string& op, DType dtype) {
+  const samples::OpSampleSpec* spec = samples::OpSampleRegistry::instance().find(op);
+  EXPECT_NE(spec, nullptr) << op;
+  std::vector<std::vector<samples::OpSample>> per_seed;
+  for (std::uint64_t s = 0; s < 3; ++s) {
+    samples::SampleRng rng(kSeed + s);
+    per_seed.push_back(spec->generate(dtype, rng));
+  }
+  std::vector<Draws> out;
+  for (std::size_t i = 0; i < per_seed[0].size(); ++i) {
+    Draws d;
+    for (const auto& samples : per_seed) d.examples.push_back(samples.at(i));
+    for (std::size_t k = 0; k < d.examples[0].inputs.size(); ++k) {
+      if (!d.examples[0].inputs[k].is_wrapped_number()) d.mapped.push_back(k);
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+// Every assignment of `choices` to `count` inputs.
+template <typename T>
+std::vector<std::vector<T>> assignments(std::size_t count, const std::vector<T>& choices) {
+  std::vector<std::vector<T>> out{{}};
+  for (std::size_t k = 0; k < count; ++k) {
+    std::vector<std::vector<T>> next;
+    for (const auto& partial : out) {
+      for (const T& c : choices) {
+        next.push_back(partial);
+        next.back().push_back(c);
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
+}
+
+// vmap over examples 0..batch-1 with the batch dims placed as `placements` says, against the loop.
+void check_placements(const std::string& op, const Draws& draws, const std::vector<Placement>& placements,
+                      std::int64_t batch, const std::string& where) {
+  const samples::OpSample& first = draws.examples[0];
+  std::vector<PyTree> args;
+  std::vector<std::optional<std::int64_t>> in_dims;
+  for (const Tensor& t : first.inputs) {
+    args.emplace_back(t);
+    in_dims.emplace_back(std::nullopt);
+  }
+  for (std::size_t m = 0; m < draws.mapped.size(); ++m) {
+    const std::size_t k = draws.mapped[m];
+    if (placements[m] == Placement::Unbatched) continue;
+    TensorList slices;
+    for (std::int64_t b = 0; b < batch; ++b) slices.push_back(draws.examples[static_cast<std::size_t>(b)].inputs[k]);
+    const Tensor front = stack_front(slices, first.inputs[k]);
+    const bool back = placements[m] == Placement::Back;
+    args[k] = PyTree(back ? move_front_to(front, -1) : front);
+    in_dims[k] = back ? -1 : 0;
+  }
+  // The oracle: the op on each example; an unbatched input is example 0's for every example.
+  const auto example_inputs = [&](std::int64_t b) {
+    TensorList inputs = first.inputs;
+    for (std::size_t m = 0; m < draws.mapped.size(); ++m) {
+      if (placements[m] != Placement::Unbatched)
+        inputs[draws.mapped[m]] = draws.examples[static_cast<std::size_t>(b)].inputs[draws.mapped[m]];
+    }
+    return inputs;
+  };
+  const std::optional<ErrorKind> expected_error = error_of([&] { call(op, example_inputs(0), first.attrs); });
+  // Skipped at batch 0 for failing samples: the loop has no example to fail on.
+  if (expected_error && batch == 0) return;
+  TensorList stacked;
+  if (!expected_error) {
+    const TensorList shapes = call(op, example_inputs(0), first.attrs);
+    std::vector<TensorList> per_result(shapes.size());
+    for (std::int64_t b = 0; b < batch; ++b) {
+      const TensorList outs = call(op, example_inputs(b), first.attrs);
+      for (std::size_t r = 0; r < outs.size(); ++r) per_result[r].push_back(outs[r]);
+    }
+    for (std::size_t r = 0; r < shapes.size(); ++r) stacked.push_back(stack_front(per_result[r], shapes[r]));
+  }
+  for (const std::int64_t out_dim : {std::int64_t{0}, std::int64_t{-1}}) {
+    VmapOptions options;
+    options.in_dims = dims_tree(in_dims);
+    options.out_dims = PyTree(out_dim);
+    const PyFunction mapped = vmap(op_function(op, first.attrs), options);
+    const std::string at = where + ", out_dims " + std::to_string(out_dim) + ", batch " + std::to_string(batch);
+    if (expected_error) {
+      const std::optional<ErrorKind> got = error_of([&] { mapped(args); });
+      ASSERT_TRUE(got.has_value()) << at << ": expected " << error_kind_name(*expected_error);
+      EXPECT_EQ(*got, *expected_error) << at;
+      continue;
+    }
+    const TensorList got = tensors_of(mapped(args));
+    ASSERT_EQ(got.size(), stacked.size()) << at;
+    for (std::size_t r = 0; r < got.size(); ++r) expect_close(op, got[r], move_front_to(stacked[r], out_dim), at);
+  }
+}
+
+enum class Level { Both, Outer, Inner };
+
+// vmap(vmap(op)) over a [2, 3] grid of examples: an input batched at both levels has example
+// (i + j) mod 3 at (i, j), one batched at the outer level only example i, at the inner only j.
+void check_nested(const std::string& op, const Draws& draws, const std::vector<Level>& levels,
+                  const std::string& where) {
+  const samples::OpSample& first = draws.examples[0];
+  const auto example = [&](Level level, std::size_t k, std::int64_t i, std::int64_t j) {
+    const std::int64_t e = level == Level::Both ? (i + j) % 3 : level == Level::Outer ? i : j;
+    return draws.examples[static_cast<std::size_t>(e)].inputs[k];
+  };
+  std::vector<PyTree> args;
+  std::vector<std::optional<std::int64_t>> outer_dims, inner_dims;
+  for (const Tensor& t : first.inputs) {
+    args.emplace_back(t);
+    outer_dims.emplace_back(std::nullopt);
+    inner_dims.emplace_back(std::nullopt);
+  }
+  // An input batched at both levels is [2, 3, ...], at one level [2, ...] or [3, ...].
+  const auto batched_input = [&](Level level, std::size_t k) {
+    const auto along_j = [&](std::int64_t i) {
+      TensorList row;
+      for (std::int64_t j = 0; j < 3; ++j) row.push_back(example(level, k, i, j));
+      return stack_front(row, row[0]);
+    };
+    if (level == Level::Inner) return along_j(0);
+    TensorList column;
+    for (std::int64_t i = 0; i < 2; ++i) column.push_back(level == Level::Both ? along_j(i) : example(level, k, i, 0));
+    return stack_front(column, column[0]);
+  };
+  for (std::size_t m = 0; m < levels.size(); ++m) {
+    const std::size_t k = draws.mapped[m];
+    args[k] = PyTree(batched_input(levels[m], k));
+    if (levels[m] != Level::Inner) outer_dims[k] = 0;
+    if (levels[m] != Level::Outer) inner_dims[k] = 0;
+  }
+  VmapOptions inner;
+  inner.in_dims = dims_tree(inner_dims);
+  VmapOptions outer;
+  outer.in_dims = dims_tree(outer_dims);
+  const PyFunction mapped = vmap(vmap(op_function(op, first.attrs), inner), outer);
+  const auto example_inputs = [&](std::int64_t i, std::int64_t j) {
+    TensorList inputs = first.inputs;
+    for (std::size_t m = 0; m < levels.size(); ++m) inputs[draws.mapped[m]] = example(levels[m], draws.mapped[m], i, j);
+    return inputs;
+  };
+  const std::optional<ErrorKind> expected_error = error_of([&] { call(op, example_inputs(0, 0), first.attrs); });
+  if (expected_error) {
+    std::optional<ErrorKind> got = error_of([&] { mapped(args); });
+    ASSERT_TRUE(got.has_value()) << where << ": expected " << error_kind_name(*expected_error);
+    EXPECT_EQ(*got, *expected_error) << where;
+    return;
+  }
+  const TensorList got = tensors_of(mapped(args));
+  std::vector<TensorList> rows;
+  for (std::int64_t i = 0; i < 2; ++i) {
+    std::vector<TensorList> per_result;
+    for (std::int64_t j = 0; j < 3; ++j) {
+      const TensorList outs = call(op, example_inputs(i, j), first.attrs);
+      per_result.resize(outs.size());
+      for (std::size_t r = 0; r < outs.size(); ++r) per_result[r].push_back(outs[r]);
+    }
+    rows.resize(per_result.size());
+    for (std::size_t r = 0; r < per_result.size(); ++r) rows[r].push_back(stack_front(per_result[r], per_result[r][0]));
+  }
+  ASSERT_EQ(got.size(), rows.size()) << where;
+  for (std::size_t r = 0; r < got.size(); ++r) expect_close(op, got[r], stack_front(rows[r], rows[r][0]), where);
+}
+
+class IndexLinalgRules : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(IndexLinalgRules, VmapEqualsTheLoopOnEverySample) {
+  const std::string op = GetParam();
+  VmapFallbackLog log;
+  for (const DType dtype : {DType::Float32, DType::Float64}) {
+    const std::vector<Draws> all = draw_samples(op, dtype);
+    for (const Draws& draws : all) {
+      const std::string name = op + " '" + draws.examples[0].label + "' " + std::string(dtype_name(dtype));
+      const std::size_t n = draws.mapped.size();
+      for (const std::vector<Placement>& placements :
+           assignments<Placement>(n, {Placement::Front, Placement::Back, Placement::Unbatched})) {
+        bool any = false;
+        std::string where = name + ", in_dims (";
+        for (Placement p : placements) {
+          any = any || p != Placement::Unbatched;
+          where += p == Placement::Front ? "0 " : p == Placement::Back ? "-1 " : "None ";
+        }
+        where += ")";
+        if (!any) continue;
+        for (const std::int64_t batch : {0, 1, 3}) check_placements(op, draws, placements, batch, where);
+      }
+      for (const std::vector<Level>& levels : assignments<Level>(n, {Level::Both, Level::Outer, Level::Inner})) {
+        bool outer = false, inner = false;
+        for (Level level : levels) {
+          outer = outer || level != Level::Inner;
+          inner = inner || level != Level::Outer;
+        }
+        if (outer && inner) check_nested(op, draws, levels, name + ", vmap of vmap");
+      }
+    }
+  }
+  for (const std::string& family_op : kOps) EXPECT_EQ(log.counts().count(family_op), 0u) << family_op << " fell back";
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, IndexLinalgRules, ::testing::ValuesIn(kOps),
+                         [](const ::testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
+
+// vmap of a one-tensor-per-argument function with the given in_dims.
+Tensor vmap_call(const std::function<Tensor(const TensorList&)>& f, const TensorList& args,
+                 const std::vector<std::optional<std::int64_t>>& in_dims) {
+  VmapOptions options;
+  options.in_dims = dims_tree(in_dims);
+  const PyFunction g = vmap(
+      [&](const std::vector<PyTree>& a) {
+        TensorList inputs;
+        for (const PyTree& x : a) inputs.push_back(x.tensor());
+        return PyTree(f(inputs));
+      },
+      options);
+  std::vector<PyTree> trees(args.begin(), args.end());
+  return g(trees).tensor();
+}
+
+Tensor int_index(const std::vector<std::int64_t>& v, const Shape& shape) { return from_vector(v, shape, DType::Int64); }
+
+TEST(IndexLinalgRulesErrors, DimsAreCheckedAgainstTheExamplesRank) {
+  const Tensor x = from_values({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {2, 2, 3});  // examples [2, 3]
+  const Tensor index = int_index({0, 1}, {2});
+  for (const std::string op : {"index_select", "gather"}) {
+    try {
+      vmap_call(
+          [&](const TensorList& a) {
+            return call_one(op, {a[0], a[1]}, {{"dim", std::int64_t{2}}});
+          },
+          {x, op == "gather" ? int_index({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {2, 2, 3}) : index},
+          {0, op == "gather" ? std::optional<std::int64_t>(0) : std::nullopt});
+      ADD_FAILURE() << op << ": expected dim_out_of_range";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::DimOutOfRange) << op;
+      EXPECT_NE(std::string(e.what()).find("rank 2"), std::string::npos) << e.what();
+    }
+  }
+  expect_error_kind(ErrorKind::DimOutOfRange, [&] {
+    vmap_call([](const TensorList& a) { return call_one("cat", {a[0], a[0]}, {{"dim", std::int64_t{-3}}}); }, {x}, {0});
+  });
+  // A batch of vectors is not a matrix, even when the batch is as long as the vectors.
+  const Tensor vectors = from_values({1, 2, 3, 4}, {2, 2});
+  for (const char* op : {"det", "inverse", "slogdet", "tril", "triu"}) {
+    expect_error_kind(ErrorKind::ShapeMismatch,
+                      [&] { vmap_call([&](const TensorList& a) { return call(op, {a[0]})[0]; }, {vectors}, {0}); });
+  }
+}
+
+TEST(IndexLinalgRulesErrors, PerExampleIndicesAreCheckedAndNothingIsWritten) {
+  const Tensor x = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor bad = int_index({0, 1, 2, 3}, {2, 2});  // example 1 picks 3 in a dim of size 3
+  const Attrs dim0{{"dim", std::int64_t{0}}};
+  expect_error_kind(ErrorKind::IndexOutOfRange, [&] {
+    vmap_call([&](const TensorList& a) { return call_one("index_select", {a[0], a[1]}, dim0); }, {x, bad}, {0, 0});
+  });
+  expect_error_kind(ErrorKind::IndexOutOfRange, [&] {
+    vmap_call([&](const TensorList& a) { return call_one("gather", {a[0], a[1]}, dim0); }, {x, bad}, {0, 0});
+  });
+  expect_error_kind(ErrorKind::IndexOutOfRange, [&] {
+    vmap_call(
+        [&](const TensorList& a) {
+          return call_one("scatter_add", {a[0], a[1], a[0]}, dim0);
+        },
+        {x, int_index({0, 0, 0, 0, 0, 3}, {2, 3})}, {0, 0});
+  });
+  const Tensor target = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor source = from_values({1, 1, 1, 1}, {2, 2});
+  expect_error_kind(ErrorKind::IndexOutOfRange, [&] {
+    vmap_call(
+        [&](const TensorList& a) {
+          return call_one("index_add_", {a[0], a[1], a[2]}, dim0);
+        },
+        {target, bad, source}, {0, 0, 0});
+  });
+  EXPECT_EQ(values(target), (std::vector<double>{1, 2, 3, 4, 5, 6}));
+}
+
+TEST(IndexLinalgRulesErrors, OneSingularExampleFailsTheBatch) {
+  const Tensor a = from_values({2, 0, 0, 2, 1, 2, 2, 4}, {2, 2, 2});
+  expect_error_kind(ErrorKind::SingularMatrix,
+                    [&] { vmap_call([](const TensorList& t) { return call_one("inverse", {t[0]}); }, {a}, {0}); });
+  expect_error_kind(ErrorKind::SingularMatrix, [&] {
+    vmap_call(
+        [](const TensorList& t) {
+          return call_one("solve", {t[0], t[1]});
+        },
+        {a, from_values({1, 1}, {2})}, {0, std::nullopt});
+  });
+}
+
+TEST(IndexLinalgInPlace, VariantsWriteEachExample) {
+  VmapFallbackLog log;
+  const Tensor self = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor mask = from_values({1, 0, 1}, {3}, DType::Bool);
+  const Tensor fill = from_values({-1, -2}, {2});
+  vmap_call(
+      [&](const TensorList& a) {
+        return call_one("masked_fill_", {a[0], a[1], a[2]});
+      },
+      {self, mask, fill}, {0, std::nullopt, 0});
+  EXPECT_EQ(values(self), (std::vector<double>{-1, 2, -1, -2, 5, -2}));
+  const Tensor index = int_index({2, 0}, {2, 1});
+  const Tensor source = from_values({10, 20}, {2, 1});
+  vmap_call(
+      [&](const TensorList& a) {
+        return call_one("index_add_", {a[0], a[1], a[2]}, {{"dim", std::int64_t{0}}});
+      },
+      {self, index, source}, {0, 0, 0});
+  EXPECT_EQ(values(self), (std::vector<double>{-1, 2, 9, 18, 5, -2}));
+  for (const std::string& op : kOps) EXPECT_EQ(log.counts().count(op), 0u) << op << " fell back";
+}
+
+}  // namespace
+}  // namespace funcspec::transforms
