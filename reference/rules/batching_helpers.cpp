@@ -52,6 +52,26 @@ bool any_batched(const BatchedValues& inputs) {
   return false;
 }
 
+Shape example_shape(const BatchedValue& input) {
+  Shape shape = input.value.shape();
+  if (input.batched()) shape.erase(shape.begin() + *input.bdim);
+  return shape;
+}
+
+void check_examples(const std::string& op, const BatchedValues& inputs, const Attrs& attrs) {
+  TensorList examples;
+  for (const BatchedValue& input : inputs) {
+    if (!input.value.defined()) {
+      examples.push_back(input.value);
+      continue;
+    }
+    Tensor example = Tensor::empty(example_shape(input), input.value.dtype(), Device::Meta);
+    example.impl_ptr()->set_wrapped_number(input.value.is_wrapped_number());
+    examples.push_back(example);
+  }
+  call(op, examples, attrs);
+}
+
 BatchedValues batched_at_front(const TensorList& results) {
   BatchedValues out;
   for (const Tensor& r : results) out.push_back({r, 0});

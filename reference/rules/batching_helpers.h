@@ -34,8 +34,16 @@ Attrs shift_dim_attr(const Attrs& attrs, const std::string& name, std::int64_t e
 // The same for an int[] attribute of dims; an absent (None) or empty list stays as it is.
 Attrs shift_dims_attr(const Attrs& attrs, const std::string& name, std::int64_t example_rank, const char* op);
 
-// The first batched input's batch size, checked against the context.
+// Whether any input is batched.
 bool any_batched(const BatchedValues& inputs);
+
+// One example's shape: the value's without the batch dim.
+Shape example_shape(const BatchedValue& input);
+
+// Runs `op` on meta examples of `inputs` (nothing is computed): an invalid call raises what the
+// unbatched op raises, naming the example's shape and rank, before the batch is touched. The
+// batched call could not: it sees one more dim.
+void check_examples(const std::string& op, const BatchedValues& inputs, const Attrs& attrs);
 
 // Results of an op on front-batched values: every result batched at 0.
 BatchedValues batched_at_front(const TensorList& results);

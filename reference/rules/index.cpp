@@ -14,42 +14,11 @@
 #include "reference/rules/batching_helpers.h"
 #include "reference/transforms/batch_rules.h"
 
-namespace funcspec::rules {
-
-// Runs `op` on meta examples of `inputs`: raises what the unbatched op raises for their shapes and
-// dtypes. The linalg rules use it too (declared again in linalg.cpp).
-void check_example_shapes(const std::string& op, const BatchedValues& inputs, const Attrs& attrs);
-
-namespace {
-
-Shape example_shape(const BatchedValue& input) {
-  Shape shape = input.value.shape();
-  if (input.batched()) shape.erase(shape.begin() + *input.bdim);
-  return shape;
-}
-
-}  // namespace
-
-void check_example_shapes(const std::string& op, const BatchedValues& inputs, const Attrs& attrs) {
-  TensorList examples;
-  for (const BatchedValue& input : inputs) {
-    if (!input.value.defined()) {
-      examples.push_back(input.value);
-      continue;
-    }
-    Tensor example = Tensor::empty(example_shape(input), input.value.dtype(), Device::Meta);
-    example.impl_ptr()->set_wrapped_number(input.value.is_wrapped_number());
-    examples.push_back(example);
-  }
-  call(op, examples, attrs);
-}
-
-}  // namespace funcspec::rules
 
 namespace funcspec::transforms {
 namespace {
 
-using rules::check_example_shapes;
+using rules::check_examples;
 using rules::materialize_batch;
 
 // A rank-0 example has no dim to index along; viewed as a one-element vector it has dim 1 after the
@@ -78,7 +47,7 @@ Tensor spread_index(const BatchedValue& index, std::int64_t batch_size, Shape li
 }
 
 BatchedValues cat_rule(const BatchedValues& in, const Attrs& attrs, const BatchContext& context) {
-  check_example_shapes("cat", in, attrs);
+  check_examples("cat", in, attrs);
   // A legacy shape-[0] example joins examples of any rank by contributing nothing; batched it would
   // be [B, 0] and no longer match, so it is left out (unless every example is one).
   const auto legacy_empty = [](const BatchedValue& v) { return rules::example_shape(v) == Shape{0}; };
@@ -96,7 +65,7 @@ BatchedValues cat_rule(const BatchedValues& in, const Attrs& attrs, const BatchC
 // gather and scatter_add take inputs of one rank: all go to the front and the op runs along dim.
 BatchedValues same_rank_rule(const std::string& op, const BatchedValues& in, const Attrs& attrs,
                              const BatchContext& context) {
-  check_example_shapes(op, in, attrs);
+  check_examples(op, in, attrs);
   const std::int64_t rank = in.at(0).logical_rank();
   TensorList values;
   for (const BatchedValue& input : in) {
@@ -110,7 +79,7 @@ BatchedValues same_rank_rule(const std::string& op, const BatchedValues& in, con
 }
 
 BatchedValues index_select_rule(const BatchedValues& in, const Attrs& attrs, const BatchContext& context) {
-  check_example_shapes("index_select", in, attrs);
+  check_examples("index_select", in, attrs);
   const BatchedValue& index = in.at(1);
   const std::int64_t rank = in.at(0).logical_rank();
   Tensor self = materialize_batch(in.at(0), context.batch_size);
@@ -124,7 +93,7 @@ BatchedValues index_select_rule(const BatchedValues& in, const Attrs& attrs, con
 }
 
 BatchedValues index_add_rule(const BatchedValues& in, const Attrs& attrs, const BatchContext& context) {
-  check_example_shapes("index_add", in, attrs);
+  check_examples("index_add", in, attrs);
   const BatchedValue& index = in.at(1);
   const std::int64_t rank = in.at(0).logical_rank();
   Tensor self = materialize_batch(in.at(0), context.batch_size);
@@ -150,7 +119,7 @@ BatchedValues index_add_rule(const BatchedValues& in, const Attrs& attrs, const 
 }
 
 BatchedValues masked_fill_rule(const BatchedValues& in, const Attrs& attrs, const BatchContext& context) {
-  check_example_shapes("masked_fill", in, attrs);
+  check_examples("masked_fill", in, attrs);
   const Tensor self = materialize_batch(in.at(0), context.batch_size);
   const Tensor mask = materialize_batch(in.at(1), context.batch_size);
   const BatchedValue& value = in.at(2);

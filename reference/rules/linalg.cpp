@@ -17,17 +17,10 @@
 #include "reference/transforms/batch_rules.h"
 #include "reference/transforms/vmap_interpreter.h"
 
-namespace funcspec::rules {
-
-// Defined with the index rules (index.cpp).
-void check_example_shapes(const std::string& op, const BatchedValues& inputs, const Attrs& attrs);
-
-}  // namespace funcspec::rules
-
 namespace funcspec::transforms {
 namespace {
 
-using rules::check_example_shapes;
+using rules::check_examples;
 
 // The first letter the equation does not use, or '\0' when it uses all 52.
 char unused_label(const std::string& equation) {
@@ -78,7 +71,7 @@ std::string with_batch_label(const std::string& equation, const std::vector<bool
 }
 
 BatchedValues einsum_rule(const BatchedValues& in, const Attrs& attrs, const BatchContext& context) {
-  check_example_shapes("einsum", in, attrs);
+  check_examples("einsum", in, attrs);
   const std::string& equation = attrs.get_string("equation");
   const char label = unused_label(equation);
   // An equation naming 52 labels leaves none for the batch: computed example by example.
@@ -99,7 +92,7 @@ void register_linalg_batch_rules(BatchRuleRegistry& registry) {
   for (const char* name : {"det", "inverse", "slogdet", "tril", "triu"}) {
     const std::string op = name;
     registry.add(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
-      check_example_shapes(op, in, attrs);
+      check_examples(op, in, attrs);
       return rules::batched_at_front(call(op, {rules::batch_to_front(in.at(0))}, attrs));
     });
   }

@@ -16,15 +16,6 @@ namespace {
 using rules::batch_to_front;
 using rules::physical_dim;
 
-// Runs the op's checks on one example's geometry (a meta tensor: nothing is computed), so that an
-// invalid call raises the unbatched op's error, naming the example's shape and rank, before the
-// batch is touched. The batched call could not: it sees one more dim.
-void check_as_example(const std::string& op, const BatchedValue& self, const Attrs& attrs) {
-  Shape example = self.value.shape();
-  if (self.batched()) example.erase(example.begin() + *self.bdim);
-  call(op, {Tensor::empty(example, self.value.dtype(), Device::Meta)}, attrs);
-}
-
 // A rank-0 example reduces nothing (dims 0 and -1 are accepted and name no dim): the batch becomes
 // [B, 1] and reduces its unit dim, which gives each example's one-element reduction.
 Tensor front_with_unit_dim(const BatchedValue& self) {
@@ -49,7 +40,7 @@ std::vector<std::int64_t> physical_reduced_dims(const Attrs& attrs, std::int64_t
 // keep their meaning.
 BatchedValues reduce_dims_rule(const std::string& op, const BatchedValues& in, const Attrs& attrs) {
   const BatchedValue& self = in.at(0);
-  check_as_example(op, self, attrs);
+  rules::check_examples(op, {self}, attrs);
   const std::int64_t rank = self.logical_rank();
   Attrs physical = attrs;
   if (rank == 0) {
@@ -65,7 +56,7 @@ BatchedValues reduce_dims_rule(const std::string& op, const BatchedValues& in, c
 // into one row of a [B, numel] batch (explicit sizes: a batch of 0 leaves nothing to infer from).
 BatchedValues arg_reduce_rule(const std::string& op, const BatchedValues& in, const Attrs& attrs) {
   const BatchedValue& self = in.at(0);
-  check_as_example(op, self, attrs);
+  rules::check_examples(op, {self}, attrs);
   const std::int64_t rank = self.logical_rank();
   const bool keepdim = attrs.get_bool("keepdim");
   if (attrs.get_optional_int("dim")) {

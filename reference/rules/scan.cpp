@@ -14,15 +14,6 @@ namespace {
 using rules::batch_to_front;
 using rules::physical_dim;
 
-// Runs the op's checks on one example's geometry (a meta tensor: nothing is computed), so that an
-// invalid call raises the unbatched op's error, naming the example's shape and rank, before the
-// batch is touched. The batched call could not: it sees one more dim.
-void check_as_example(const std::string& op, const BatchedValue& self, const Attrs& attrs) {
-  Shape example = self.value.shape();
-  if (self.batched()) example.erase(example.begin() + *self.bdim);
-  call(op, {Tensor::empty(example, self.value.dtype(), Device::Meta)}, attrs);
-}
-
 std::vector<std::int64_t> as_sizes(const Shape& shape) { return {shape.begin(), shape.end()}; }
 
 // A rank-0 example has one lane of one element along "dim 0": the batch is viewed as [B, 1], the
@@ -37,7 +28,7 @@ Tensor without_unit_lane(const Tensor& result) {
 BatchedValues along_dim_rule(const std::string& op, const BatchedValues& in, const Attrs& attrs,
                              const std::function<void(Attrs&)>& rank0_attrs = nullptr) {
   const BatchedValue& self = in.at(0);
-  check_as_example(op, self, attrs);
+  rules::check_examples(op, {self}, attrs);
   const std::int64_t rank = self.logical_rank();
   const Tensor front = batch_to_front(self);
   if (rank == 0) {
@@ -53,7 +44,7 @@ BatchedValues along_dim_rule(const std::string& op, const BatchedValues& in, con
 
 BatchedValues flip_rule(const BatchedValues& in, const Attrs& attrs) {
   const BatchedValue& self = in.at(0);
-  check_as_example("flip", self, attrs);
+  rules::check_examples("flip", {self}, attrs);
   const std::int64_t rank = self.logical_rank();
   // A rank-0 example has nothing to reverse: flip with no dims is the copy the op returns.
   std::vector<std::int64_t> dims;
@@ -65,7 +56,7 @@ BatchedValues flip_rule(const BatchedValues& in, const Attrs& attrs) {
 
 BatchedValues roll_rule(const BatchedValues& in, const Attrs& attrs) {
   const BatchedValue& self = in.at(0);
-  check_as_example("roll", self, attrs);
+  rules::check_examples("roll", {self}, attrs);
   const std::int64_t rank = self.logical_rank();
   const Tensor front = batch_to_front(self);
   const std::vector<std::int64_t>& shifts = attrs.get_int_list("shifts");
