@@ -217,6 +217,25 @@ TEST(VmapRandomness, DifferentEqualsTheUnbatchedDrawOverTheBatchShape) {
   EXPECT_EQ(values(batched), values(unbatched));
 }
 
+TEST(VmapRandomness, RepeatedCallsAdvanceTheGeneratorAndReseedingReplays) {
+  VmapOptions options;
+  options.randomness = Randomness::Different;
+  const Tensor x = Tensor::empty({3, 2}, DType::Float64);
+  auto draw = [&] { return values(vmap1([](const Tensor& e) { return call_one("uniform", {e}); }, x, options)); };
+  std::vector<double> first, second, replayed;
+  {
+    random::GeneratorScope scope(5);
+    first = draw();
+    second = draw();
+  }
+  {
+    random::GeneratorScope scope(5);
+    replayed = draw();
+  }
+  EXPECT_NE(first, second);
+  EXPECT_EQ(first, replayed);
+}
+
 TEST(VmapChunks, ChunkSizeGivesTheSameResultIncludingDifferentRandomness) {
   auto run = [](std::optional<std::int64_t> chunk) {
     VmapOptions options;
