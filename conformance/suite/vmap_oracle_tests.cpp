@@ -2,6 +2,8 @@
 // (the op on each example, results stacked), which uses no batching rule at all (NOTE: [vmap
 // semantics]). The examples of a batch are draws of the same sample with different values.
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <fmt/ranges.h>
 
 #include "conformance/case/evaluate.h"
@@ -25,6 +27,7 @@ struct Batching {
   std::int64_t out_dim = 0;
   std::int64_t batch_size = 3;
   bool nested = false;
+  bool every_combination = false;  // one of the combinations only the nightly tier runs
 };
 
 std::vector<std::size_t> tensor_positions(const samples::OpSample& sample) {
@@ -36,7 +39,18 @@ std::vector<std::size_t> tensor_positions(const samples::OpSample& sample) {
   return positions;
 }
 
-std::vector<Batching> batchings(const samples::OpSample& sample, bool all) {
+// "x0@0-x1@-1-x2@none": the batching of each tensor input in turn.
+std::string combination_name(const std::vector<std::optional<std::int64_t>>& dims,
+                             const std::vector<std::size_t>& tensors) {
+  std::string name;
+  for (std::size_t p : tensors) {
+    if (!name.empty()) name += "-";
+    name += fmt::format("x{}@{}", p, dims[p] ? fmt::format("{}", *dims[p]) : std::string("none"));
+  }
+  return name;
+}
+
+std::vector<Batching> batchings(const samples::OpSample& sample, bool all, bool every_combination) {
   const std::vector<std::size_t> tensors = tensor_positions(sample);
   const std::size_t n = sample.inputs.size();
   auto uniform = [&](std::optional<std::int64_t> dim) {
@@ -56,6 +70,28 @@ std::vector<Batching> batchings(const samples::OpSample& sample, bool all) {
       std::vector<std::optional<std::int64_t>> dims(n);
       dims[p] = 0;
       out.push_back({fmt::format("x{}@0-only", p), dims});
+    }
+  }
+  // Every input at the front, at the back or unbatched, in every combination (up to three tensor
+  // inputs: 26 combinations), beyond the ones above.
+  if (every_combination && tensors.size() >= 2 && tensors.size() <= 3) {
+    const std::optional<std::int64_t> choices[] = {std::int64_t{0}, std::int64_t{-1}, std::nullopt};
+    std::size_t total = 1;
+    for (std::size_t i = 0; i < tensors.size(); ++i) total *= 3;
+    for (std::size_t code = 0; code < total; ++code) {
+      std::vector<std::optional<std::int64_t>> dims(n);
+      std::size_t rest = code;
+      std::size_t batched = 0;
+      for (std::size_t p : tensors) {
+        dims[p] = choices[rest % 3];
+        rest /= 3;
+        batched += dims[p].has_value();
+      }
+      const bool uniform_front = batched == tensors.size() && std::all_of(tensors.begin(), tensors.end(), [&](std::size_t p) { return *dims[p] == 0; });
+      const bool uniform_back = batched == tensors.size() && std::all_of(tensors.begin(), tensors.end(), [&](std::size_t p) { return *dims[p] == -1; });
+      const bool single_front = batched == 1 && std::any_of(tensors.begin(), tensors.end(), [&](std::size_t p) { return dims[p] == std::optional<std::int64_t>(0); });
+      if (batched == 0 || uniform_front || uniform_back || single_front) continue;  // none, or already above
+      out.push_back({combination_name(dims, tensors), dims, 0, 3, false, true});
     }
   }
   return out;
@@ -281,9 +317,9 @@ void add_vmap_oracle_tests(const SuiteOptions& options, ConformanceTests& tests)
         }
         // Every batching of the first three samples of an op is pr; the rest, and float32, nightly.
         const bool pr = floating == DType::Float64 && index < 3;
-        for (const Batching& batching : batchings(draws[0][index], true)) {
+        for (const Batching& batching : batchings(draws[0][index], true, beyond_pr)) {
           const bool smoke = pr && index == 0 && batching.name == "all@0";
-          const Tier tier = smoke ? Tier::Smoke : pr ? Tier::Pr : Tier::Nightly;
+          const Tier tier = smoke ? Tier::Smoke : pr && !batching.every_combination ? Tier::Pr : Tier::Nightly;
           const std::string id = fmt::format("VMAP-ORACLE/{}/{}/{}-{}/{}", name, dtype_name(floating), index,
                                              id_slug(draws[0][index].label), batching.name);
           std::vector<samples::OpSample> examples;
