@@ -19,8 +19,10 @@ using transforms::PyTree;
 Tensor dot(const Tensor& a, const Tensor& b) { return call_one("sum", {call_one("mul", {a, b})}); }
 
 Tensor filled(const Shape& shape, double value) {
-  return call_one("full", {}, {{"size", std::vector<std::int64_t>(shape.begin(), shape.end())}, {"fill_value", value},
-                               {"dtype", DType::Float32}});
+  return call_one("full", {},
+                  {{"size", std::vector<std::int64_t>(shape.begin(), shape.end())},
+                   {"fill_value", value},
+                   {"dtype", DType::Float32}});
 }
 
 void LoopBatchedDot(benchmark::State& state) {
@@ -37,14 +39,17 @@ void LoopBatchedDot(benchmark::State& state) {
 
 void VmapBatchedDot(benchmark::State& state) {
   const Tensor x = filled({1024, 1000}, 0.5), y = filled({1024, 1000}, 2.0);
-  const PyFunction batched = transforms::vmap(
-      [](const std::vector<PyTree>& args) { return PyTree(dot(args[0].tensor(), args[1].tensor())); });
+  const PyFunction batched =
+      transforms::vmap([](const std::vector<PyTree>& args) { return PyTree(dot(args[0].tensor(), args[1].tensor())); });
   for (auto _ : state) benchmark::DoNotOptimize(batched({PyTree(x), PyTree(y)}).tensor());
 }
 
 // One Linear(3, 3): x @ weight^T + bias.
 Tensor linear(const Tensor& weight, const Tensor& bias, const Tensor& x) {
-  return call_one("add", {call_one("matmul", {x, call_one("transpose", {weight}, {{"dim0", std::int64_t{0}}, {"dim1", std::int64_t{1}}})}), bias});
+  return call_one(
+      "add",
+      {call_one("matmul", {x, call_one("transpose", {weight}, {{"dim0", std::int64_t{0}}, {"dim1", std::int64_t{1}}})}),
+       bias});
 }
 
 void LoopEnsemble(benchmark::State& state) {

@@ -40,10 +40,11 @@ void print_summary(const Report& report) {
   const std::vector<SpecClause>& spec = embedded_spec();
   std::size_t exercised = 0;
   for (const SpecClause& clause : spec) exercised += summary.by_clause.count(clause.id);
-  fmt::print("clauses: {} satisfied, {} partial, {} violated, {} unsupported ({} of the {} clauses of docs/SPEC.md "
-             "exercised by this run)\n",
-             verdicts["satisfied"], verdicts["partial"], verdicts["violated"], verdicts["unsupported"], exercised,
-             spec.size());
+  fmt::print(
+      "clauses: {} satisfied, {} partial, {} violated, {} unsupported ({} of the {} clauses of docs/SPEC.md "
+      "exercised by this run)\n",
+      verdicts["satisfied"], verdicts["partial"], verdicts["violated"], verdicts["unsupported"], exercised,
+      spec.size());
   for (const std::string& pattern : report.run.xfail_unmatched)
     fmt::print("warning: the expected-failure entry '{}' matched no test of this run\n", pattern);
 }

@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
   check->add_option("--tier", tier, "smoke | pr | nightly | exhaustive")
       ->check(CLI::IsMember({"smoke", "pr", "nightly", "exhaustive"}))
       ->capture_default_str();
-  check->add_option("--filter", check_options.filters, "Only tests whose id or a clause id matches this glob (repeatable)");
+  check->add_option("--filter", check_options.filters,
+                    "Only tests whose id or a clause id matches this glob (repeatable)");
   check->add_option("--xfail", check_options.xfail_file, "Expected-failure manifest (docs/report-format.md)");
   check->add_option("--seed", check_options.seed, "Seed of sample values and random draws")->capture_default_str();
   check->add_option("--timeout", check_options.timeout_seconds, "Seconds one case may take")->capture_default_str();
@@ -126,7 +127,8 @@ int main(int argc, char** argv) {
     if (!raw_arguments.empty() && raw_arguments.front() == "check") raw_arguments.erase(raw_arguments.begin());
     check_options.worker_arguments = worker_arguments(raw_arguments);
     check_options.command_line = "funcspec check";
-    for (const std::string& argument : raw_arguments) check_options.command_line += " " + conformance::shell_quote(argument);
+    for (const std::string& argument : raw_arguments)
+      check_options.command_line += " " + conformance::shell_quote(argument);
     return tools::run_check(check_options, std::filesystem::read_symlink("/proc/self/exe").string());
   } catch (const Error& e) {
     fmt::print(stderr, "funcspec: error [{}]: {}\n", error_kind_name(e.kind()), e.what());

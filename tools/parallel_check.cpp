@@ -34,7 +34,8 @@ struct Worker {
 
 std::string describe_status(int status) {
   if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return fmt::format("was killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  if (WIFSIGNALED(status))
+    return fmt::format("was killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
   return "ended abnormally";
 }
 
@@ -152,7 +153,8 @@ std::vector<TestRecord> run_parallel_check(const CheckOptions& options, const st
       records.push_back(std::move(it->second));
       continue;
     }
-    const int worker_index = static_cast<int>((k / static_cast<std::size_t>(outer_count)) % static_cast<std::size_t>(jobs));
+    const int worker_index =
+        static_cast<int>((k / static_cast<std::size_t>(outer_count)) % static_cast<std::size_t>(jobs));
     TestRecord lost;
     lost.id = test.id;
     lost.clauses = test.clauses;

@@ -20,7 +20,7 @@ ProgressStyle default_progress_style(bool quiet) {
 
 std::string describe_failure(const TestRecord& record) {
   std::string text = fmt::format("{:<5} {}  [{}]\n", conformance::test_status_name(record.status), record.id,
-                                  fmt::join(record.clauses, ", "));
+                                 fmt::join(record.clauses, ", "));
   if (!record.reason.empty()) text += fmt::format("      {}\n", record.reason);
   if (record.max_abs_error && record.tolerance) {
     text += fmt::format("      max error {:.3g} ({:.3g} ulps) against tolerance atol {:.3g}, rtol {:.3g}, ulps {}\n",

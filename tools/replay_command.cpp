@@ -38,7 +38,8 @@ int run_replay(const std::string& case_file, const std::string& backend_spec, do
     fmt::print("  max error {:.3g} ({:.3g} ulps); tolerance atol {:.3g}, rtol {:.3g}, ulps {}\n", ev.max_abs_error,
                ev.max_ulp_error, ev.tolerance.atol, ev.tolerance.rtol, ev.tolerance.ulps);
   }
-  if (ev.result.error) fmt::print("  the backend raised {}: {}\n", error_kind_name(*ev.result.error), ev.result.error_message);
+  if (ev.result.error)
+    fmt::print("  the backend raised {}: {}\n", error_kind_name(*ev.result.error), ev.result.error_message);
   return ev.verdict == Verdict::Pass ? 0 : 1;
 }
 

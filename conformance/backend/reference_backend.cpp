@@ -7,7 +7,6 @@ namespace funcspec::conformance {
 
 std::string_view funcspec_version() { return FUNCSPEC_VERSION_STRING; }
 
-
 std::set<std::string, std::less<>> reference_transforms() {
   // Each transform issue adds its names here as the engine gains them.
   return {"vmap"};

@@ -77,15 +77,6 @@ std::int64_t TensorData::element_as_int(std::int64_t i) const {
   return cast_scalar<std::int64_t>(element_as_double(i));
 }
 
-std::string_view randomness_name(Randomness randomness) {
-  switch (randomness) {
-    case Randomness::Error: return "error";
-    case Randomness::Same: return "same";
-    case Randomness::Different: return "different";
-  }
-  return "error";
-}
-
 std::string_view transform_name(const Transform& transform) {
   struct Namer {
     std::string_view operator()(const VmapTransform&) const { return "vmap"; }

@@ -17,6 +17,7 @@
 #include "reference/core/scalar.h"
 #include "reference/core/shape.h"
 #include "reference/ops/attrs.h"
+#include "reference/transforms/randomness.h"
 
 namespace funcspec::conformance {
 
@@ -138,8 +139,9 @@ struct ArgNums {
   bool operator==(const ArgNums& other) const = default;
 };
 
-enum class Randomness { Error, Same, Different };
-std::string_view randomness_name(Randomness randomness);
+// vmap's randomness flag: the engine's own, so a case's flag needs no translation.
+using transforms::Randomness;
+using transforms::randomness_name;
 
 struct NamedTensor {
   std::string name;

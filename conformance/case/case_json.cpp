@@ -203,8 +203,8 @@ class CaseReader {
         bad(path, "explicit strides and offset exclude 'permute' and 'slice'");
       layout.strides = int_list_of(field(j, path, "strides"), path + ".strides");
       if (layout.strides->size() != rank)
-        bad(path + ".strides", fmt::format("needs {} strides for a tensor of rank {}, got {}", rank, rank,
-                                           layout.strides->size()));
+        bad(path + ".strides",
+            fmt::format("needs {} strides for a tensor of rank {}, got {}", rank, rank, layout.strides->size()));
       for (std::size_t d = 0; d < rank; ++d) {
         if ((*layout.strides)[d] < 0) bad(fmt::format("{}.strides[{}]", path, d), "a stride must be >= 0");
       }
@@ -667,8 +667,8 @@ class CaseReader {
 
   Case case_of(const Json& j) const {
     require_object(j, "",
-                   {"format", "id", "clauses", "description", "seed", "tier", "device", "inputs", "program",
-                    "outputs", "transforms", "expect"});
+                   {"format", "id", "clauses", "description", "seed", "tier", "device", "inputs", "program", "outputs",
+                    "transforms", "expect"});
     const std::string format = string_of(field(j, "", "format"), "format");
     if (format != kCaseFormat)
       bad("format", fmt::format("unsupported format '{}' (this reader reads {})", format, kCaseFormat));

@@ -149,8 +149,8 @@ Tensor materialize_tensor(const TensorSpec& spec) {
   if (layout.strides) {
     const std::optional<std::int64_t> extent = strided_extent(data.shape, *layout.strides, layout.offset);
     if (!extent) throw CaseError("", "", "the layout's buffer exceeds what a case may hold");
-    return lay_out(values, Tensor::empty({*extent}, data.dtype), Strides(layout.strides->begin(), layout.strides->end()),
-                   layout.offset);
+    return lay_out(values, Tensor::empty({*extent}, data.dtype),
+                   Strides(layout.strides->begin(), layout.strides->end()), layout.offset);
   }
   std::vector<std::int64_t> start(rank, 0);
   std::vector<std::int64_t> step(rank, 1);
@@ -252,7 +252,9 @@ TensorList run_program(const Case& c, std::map<std::string, Tensor, std::less<>>
 
 // A transform option over named arguments or results as the engine's prefix tree.
 transforms::PyTree dims_tree(const DimSpec& spec, const std::vector<std::string>& names) {
-  auto leaf = [](const std::optional<std::int64_t>& dim) { return dim ? transforms::PyTree(*dim) : transforms::PyTree::none(); };
+  auto leaf = [](const std::optional<std::int64_t>& dim) {
+    return dim ? transforms::PyTree(*dim) : transforms::PyTree::none();
+  };
   switch (spec.form) {
     case DimSpec::Form::All: return leaf(spec.all);
     case DimSpec::Form::ByPosition: {
@@ -273,15 +275,6 @@ transforms::PyTree dims_tree(const DimSpec& spec, const std::vector<std::string>
     }
   }
   return leaf(std::nullopt);
-}
-
-transforms::Randomness engine_randomness(Randomness randomness) {
-  switch (randomness) {
-    case Randomness::Error: return transforms::Randomness::Error;
-    case Randomness::Same: return transforms::Randomness::Same;
-    case Randomness::Different: return transforms::Randomness::Different;
-  }
-  return transforms::Randomness::Error;
 }
 
 // The first transform the reference engine does not have yet, if any.
@@ -312,7 +305,7 @@ transforms::PyFunction transformed_program(const Case& c) {
     transforms::VmapOptions options;
     options.in_dims = dims_tree(v.in_dims, input_names);
     options.out_dims = dims_tree(v.out_dims, c.outputs);
-    options.randomness = engine_randomness(v.randomness);
+    options.randomness = v.randomness;
     options.chunk_size = v.chunk_size;
     f = transforms::vmap(std::move(f), std::move(options));
   }
@@ -391,9 +384,9 @@ Comparison compare_metadata(const std::string& name, const TensorData& actual, c
   Comparison out;
   if (actual.dtype != expected.dtype || actual.shape != expected.shape) {
     out.passed = false;
-    out.reason = fmt::format("result '{}' is {} {} but the case expects {} {}", name, dtype_name(actual.dtype),
-                             shape_to_string(actual.shape), dtype_name(expected.dtype),
-                             shape_to_string(expected.shape));
+    out.reason =
+        fmt::format("result '{}' is {} {} but the case expects {} {}", name, dtype_name(actual.dtype),
+                    shape_to_string(actual.shape), dtype_name(expected.dtype), shape_to_string(expected.shape));
   }
   return out;
 }
@@ -495,7 +488,8 @@ Evaluation judge(const Case& c, ProgramResult result) {
                                       ? compare_metadata(expected.name, *actual, expected.tensor.data)
                                       : compare(expected.name, *actual, expected.tensor.data, tolerance);
     // On a pass, the reported tolerance is the one the largest error was held to.
-    if (comparison.max_abs > ev.max_abs_error || (ev.max_abs_error == 0 && expected.tolerance)) ev.tolerance = tolerance;
+    if (comparison.max_abs > ev.max_abs_error || (ev.max_abs_error == 0 && expected.tolerance))
+      ev.tolerance = tolerance;
     ev.max_abs_error = std::max(ev.max_abs_error, comparison.max_abs);
     ev.max_ulp_error = std::max(ev.max_ulp_error, comparison.max_ulps);
     if (!comparison.passed && first_reason.empty()) {

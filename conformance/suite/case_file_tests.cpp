@@ -21,8 +21,10 @@ void add_case_file_tests(const SuiteOptions& options, ConformanceTests& tests) {
     }
     if (error) {
       const std::string problem = fmt::format("cannot read the case directory {}: {}", dir.string(), error.message());
-      tests.push_back({fmt::format("CASE-FILES/{}", dir.filename().string()), {}, Tier::Smoke, dir.string(),
-                       [problem]() -> Case { throw std::runtime_error(problem); }});
+      tests.push_back(
+          {fmt::format("CASE-FILES/{}", dir.filename().string()), {}, Tier::Smoke, dir.string(), [problem]() -> Case {
+             throw std::runtime_error(problem);
+           }});
       continue;
     }
     std::sort(files.begin(), files.end());
@@ -35,8 +37,9 @@ void add_case_file_tests(const SuiteOptions& options, ConformanceTests& tests) {
       } catch (const CaseError& e) {
         const std::string problem = e.what();
         const std::string relative = std::filesystem::relative(file, dir).generic_string();
-        tests.push_back({fmt::format("CASE-FILES/{}", relative), {}, Tier::Smoke, file.string(),
-                         [problem]() -> Case { throw std::runtime_error(problem); }});
+        tests.push_back({fmt::format("CASE-FILES/{}", relative), {}, Tier::Smoke, file.string(), [problem]() -> Case {
+                           throw std::runtime_error(problem);
+                         }});
       }
     }
   }

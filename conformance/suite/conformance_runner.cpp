@@ -35,8 +35,9 @@ std::filesystem::path replay_file_for(const std::filesystem::path& dir, const st
 }  // namespace
 
 std::string shell_quote(const std::string& word) {
-  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                             "0123456789-_./:=+,@%") == std::string::npos;
+  const bool plain = !word.empty() && word.find_first_not_of(
+                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789-_./:=+,@%") == std::string::npos;
   if (plain) return word;
   std::string quoted = "'";
   for (char ch : word) {

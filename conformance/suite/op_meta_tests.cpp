@@ -24,10 +24,9 @@ void add_op_meta_tests(const SuiteOptions& options, ConformanceTests& tests) {
     for (std::size_t i = 0; i < drawn.calls.size(); ++i) {
       const std::string id = fmt::format("OPS-META/{}/{}-{}", name, i, id_slug(drawn.calls[i].sample.label));
       const Tier tier = i == 0 ? Tier::Smoke : Tier::Pr;
-      tests.push_back({id, clauses, tier, "op sample database",
-                       [call = std::move(drawn.calls[i]), id, clauses, tier]() {
-                         return op_meta_case(call, id, clauses, tier);
-                       }});
+      tests.push_back(
+          {id, clauses, tier, "op sample database",
+           [call = std::move(drawn.calls[i]), id, clauses, tier]() { return op_meta_case(call, id, clauses, tier); }});
     }
   }
 }

@@ -101,8 +101,8 @@ void name_declared_results(const OpDef& op, Case& c) {
 }
 
 [[noreturn]] void disagreement(const SampleCall& call, const std::string& what) {
-  throw std::runtime_error(fmt::format("the reference disagrees with itself on {} [{}]: {}", call.spec->op,
-                                       call.sample.label, what));
+  throw std::runtime_error(
+      fmt::format("the reference disagrees with itself on {} [{}]: {}", call.spec->op, call.sample.label, what));
 }
 
 }  // namespace
@@ -126,8 +126,9 @@ Case op_value_case(const SampleCall& call, const std::string& id, std::vector<st
   const TensorList& inputs = call.sample.inputs;
   // The dtypes and shapes the op produces at the sample's precision; values come from the oracle.
   const Outcome low = run_sample(op.name(), samples::clone_inputs(inputs), call.sample.attrs, call.seed);
-  const Outcome high = run_sample(op.name(), samples::clone_inputs(samples::convert_floating_inputs(inputs, DType::Oracle)),
-                                  call.sample.attrs, call.seed);
+  const Outcome high =
+      run_sample(op.name(), samples::clone_inputs(samples::convert_floating_inputs(inputs, DType::Oracle)),
+                 call.sample.attrs, call.seed);
   if (low.error != high.error)
     disagreement(call, fmt::format("{} at {} but {} in the oracle dtype", low.error ? low.message : "a result",
                                    dtype_name(call.floating), high.error ? high.message : "a result"));
@@ -182,8 +183,8 @@ Case op_meta_case(const SampleCall& call, const std::string& id, std::vector<std
   c.outputs = c.program[0].outs;
   if (on_cpu.error) name_declared_results(op, c);
   if (op.kind == OpKind::DynamicShape || op.kind == OpKind::ScalarExtraction) {
-    c.description = fmt::format("{} [{}] on meta: the result needs values meta does not have", op.name(),
-                                call.sample.label);
+    c.description =
+        fmt::format("{} [{}] on meta: the result needs values meta does not have", op.name(), call.sample.label);
     c.expect.error = ErrorKind::DataDependentOnMeta;
     return c;
   }
@@ -192,8 +193,8 @@ Case op_meta_case(const SampleCall& call, const std::string& id, std::vector<std
     c.expect.error = on_cpu.error;
     return c;
   }
-  c.description = fmt::format("{} [{}] on meta infers the dtypes and shapes it produces on cpu", op.name(),
-                              call.sample.label);
+  c.description =
+      fmt::format("{} [{}] on meta infers the dtypes and shapes it produces on cpu", op.name(), call.sample.label);
   for (std::size_t k = 0; k < on_cpu.outputs.size(); ++k) {
     TensorSpec metadata;
     metadata.data = tensor_metadata_of(on_cpu.outputs[k]);
@@ -237,7 +238,8 @@ int sample_draws(Tier tier) {
 SampleDraw draw_samples(const samples::OpSampleSpec& spec, DType floating, std::uint64_t seed, int draw) {
   SampleDraw out;
   // Draw 0 uses the run's seed itself (as `funcspec smoke` does); later draws mix in their number.
-  const std::uint64_t sample_seed = draw == 0 ? seed : seed ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(draw));
+  const std::uint64_t sample_seed =
+      draw == 0 ? seed : seed ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(draw));
   samples::SampleRng rng(sample_seed);
   try {
     for (samples::OpSample& sample : spec.generate(floating, rng))

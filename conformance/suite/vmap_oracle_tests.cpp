@@ -3,8 +3,8 @@
 // semantics]). The examples of a batch are draws of the same sample with different values.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <fmt/ranges.h>
+#include <algorithm>
 
 #include "conformance/case/evaluate.h"
 #include "conformance/samples/sample_checks.h"
@@ -87,9 +87,13 @@ std::vector<Batching> batchings(const samples::OpSample& sample, bool all, bool 
         rest /= 3;
         batched += dims[p].has_value();
       }
-      const bool uniform_front = batched == tensors.size() && std::all_of(tensors.begin(), tensors.end(), [&](std::size_t p) { return *dims[p] == 0; });
-      const bool uniform_back = batched == tensors.size() && std::all_of(tensors.begin(), tensors.end(), [&](std::size_t p) { return *dims[p] == -1; });
-      const bool single_front = batched == 1 && std::any_of(tensors.begin(), tensors.end(), [&](std::size_t p) { return dims[p] == std::optional<std::int64_t>(0); });
+      const bool uniform_front = batched == tensors.size() && std::all_of(tensors.begin(), tensors.end(),
+                                                                          [&](std::size_t p) { return *dims[p] == 0; });
+      const bool uniform_back = batched == tensors.size() && std::all_of(tensors.begin(), tensors.end(),
+                                                                         [&](std::size_t p) { return *dims[p] == -1; });
+      const bool single_front = batched == 1 && std::any_of(tensors.begin(), tensors.end(), [&](std::size_t p) {
+                                  return dims[p] == std::optional<std::int64_t>(0);
+                                });
       if (batched == 0 || uniform_front || uniform_back || single_front) continue;  // none, or already above
       out.push_back({combination_name(dims, tensors), dims, 0, 3, false, true});
     }
@@ -145,8 +149,7 @@ bool writes_an_unbatched_input(const OpDef& op, const Batching& batching) {
 
 // draws[d] is example d's sample (same index, other values).
 Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& draws, const Batching& batching,
-                      const samples::OracleTolerance& tolerance, const std::string& id, Tier tier,
-                      std::uint64_t seed) {
+                      const samples::OracleTolerance& tolerance, const std::string& id, Tier tier, std::uint64_t seed) {
   const samples::OpSample& first = draws.front();
   const std::size_t n = first.inputs.size();
   const std::int64_t examples = batching.nested ? batching.batch_size * batching.batch_size : batching.batch_size;
@@ -180,9 +183,11 @@ Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& dra
     }
     std::vector<Tensor> parts;
     for (std::int64_t e = 0; e < examples; ++e) parts.push_back(example_input(i, e));
-    Tensor value = examples == 0 ? call_one("unsqueeze", {first.inputs[i]}, {{"dim", std::int64_t{0}}})
-                                 : stacked(parts);
-    if (examples == 0) value = call_one("slice", {value}, {{"dim", std::int64_t{0}}, {"start", std::int64_t{0}}, {"end", std::int64_t{0}}});
+    Tensor value =
+        examples == 0 ? call_one("unsqueeze", {first.inputs[i]}, {{"dim", std::int64_t{0}}}) : stacked(parts);
+    if (examples == 0)
+      value =
+          call_one("slice", {value}, {{"dim", std::int64_t{0}}, {"start", std::int64_t{0}}, {"end", std::int64_t{0}}});
     if (batching.nested) {
       Shape grid = value.shape();
       grid[0] = batching.batch_size;
@@ -213,7 +218,10 @@ Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& dra
       if (random::current_generator().draw_calls() != 0) throw Error(ErrorKind::VmapRandomness, "draws random numbers");
       for (const Tensor& r : example_results) {
         Shape shape = r.shape();
-        shape.insert(shape.begin() + (batching.out_dim < 0 ? static_cast<std::int64_t>(shape.size()) + 1 + batching.out_dim : batching.out_dim), 0);
+        shape.insert(
+            shape.begin() + (batching.out_dim < 0 ? static_cast<std::int64_t>(shape.size()) + 1 + batching.out_dim
+                                                  : batching.out_dim),
+            0);
         oracle.results.push_back(Tensor::empty(shape, r.dtype()));
       }
     } catch (const Error& e) {
@@ -231,7 +239,8 @@ Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& dra
     }
   }
 
-  const std::size_t result_count = oracle.error ? std::max<std::size_t>(1, op.schema.returns.size()) : oracle.results.size();
+  const std::size_t result_count =
+      oracle.error ? std::max<std::size_t>(1, op.schema.returns.size()) : oracle.results.size();
   for (std::size_t k = 0; k < result_count; ++k) step.outs.push_back(fmt::format("r{}", k));
   c.program.push_back(step);
   c.outputs = step.outs;
@@ -276,7 +285,8 @@ bool draws_agree(const std::vector<std::vector<samples::OpSample>>& draws, std::
       const Tensor& a = first.inputs[i];
       const Tensor& b = other.inputs[i];
       if (a.defined() != b.defined()) return false;
-      if (a.defined() && (a.shape() != b.shape() || a.dtype() != b.dtype() || a.is_wrapped_number() != b.is_wrapped_number()))
+      if (a.defined() &&
+          (a.shape() != b.shape() || a.dtype() != b.dtype() || a.is_wrapped_number() != b.is_wrapped_number()))
         return false;
     }
   }
@@ -324,7 +334,10 @@ void add_vmap_oracle_tests(const SuiteOptions& options, ConformanceTests& tests)
                                              id_slug(draws[0][index].label), batching.name);
           std::vector<samples::OpSample> examples;
           for (const auto& draw : draws) examples.push_back(draw[index]);
-          tests.push_back({id, {"VMAP-1.1"}, tier, "op sample database",
+          tests.push_back({id,
+                           {"VMAP-1.1"},
+                           tier,
+                           "op sample database",
                            [op, examples, batching, tolerance = spec.tolerance, id, tier, seed = options.seed]() {
                              return vmap_oracle_case(*op, examples, batching, tolerance, id, tier, seed);
                            }});

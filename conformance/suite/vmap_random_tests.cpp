@@ -27,7 +27,8 @@ Tensor repeated(const Tensor& t, std::int64_t times) {
   const Tensor one = call_one("unsqueeze", {t}, {{"dim", std::int64_t{0}}});
   Shape size = one.shape();
   size[0] = times;
-  return call_one("contiguous", {call_one("expand", {one}, {{"size", std::vector<std::int64_t>(size.begin(), size.end())}})});
+  return call_one("contiguous",
+                  {call_one("expand", {one}, {{"size", std::vector<std::int64_t>(size.begin(), size.end())}})});
 }
 
 // The op drawn once under `seed` (throws what the op throws).
@@ -84,8 +85,8 @@ Case vmap_random_case(const OpDef& op, const std::vector<samples::OpSample>& exa
     const Tensor stacked_examples =
         input.is_wrapped_number() ? input : call_one("stack", example_parts, {{"dim", std::int64_t{0}}});
     stacked_inputs.push_back(input.is_wrapped_number() ? input
-                             : map_this                 ? stacked_examples
-                                                        : repeated(as_example(input), kBatch));
+                             : map_this                ? stacked_examples
+                                                       : repeated(as_example(input), kBatch));
     c.inputs.push_back(case_input_of(name, map_this ? stacked : input));
     in_dims.by_name.emplace_back(name, map_this ? std::optional<std::int64_t>(0) : std::nullopt);
     any_mapped = any_mapped || map_this;
@@ -124,7 +125,8 @@ Case vmap_random_case(const OpDef& op, const std::vector<samples::OpSample>& exa
     c.expect.error = e.kind();
     return c;
   }
-  c.expect.values.push_back(ExpectedValue{"r0", TensorSpec{tensor_data_of(expected.at(0)), "", false, {}, false}, std::nullopt});
+  c.expect.values.push_back(
+      ExpectedValue{"r0", TensorSpec{tensor_data_of(expected.at(0)), "", false, {}, false}, std::nullopt});
   return c;
 }
 
@@ -153,7 +155,10 @@ void add_vmap_random_tests(const SuiteOptions& options, ConformanceTests& tests)
           const std::string id = fmt::format("VMAP-RANDOM/{}/{}/{}-{}/{}", op->name(), same ? "same" : "different",
                                              index, id_slug(examples[0].label), mapped ? "mapped" : "unmapped");
           const Tier tier = index == 0 && !mapped ? Tier::Smoke : index < 2 ? Tier::Pr : Tier::Nightly;
-          tests.push_back({id, {same ? "VMAP-2.2" : "VMAP-2.3"}, tier, "op sample database",
+          tests.push_back({id,
+                           {same ? "VMAP-2.2" : "VMAP-2.3"},
+                           tier,
+                           "op sample database",
                            [op, examples, same, mapped, id, tier, seed = options.seed]() {
                              return vmap_random_case(*op, examples, same, mapped, id, tier, seed);
                            }});

@@ -36,22 +36,6 @@ Attrs shift_dim_attr(const Attrs& attrs, const std::string& name, std::int64_t e
   return shifted;
 }
 
-Attrs shift_dims_attr(const Attrs& attrs, const std::string& name, std::int64_t example_rank, const char* op) {
-  if (!attrs.has(name) || attrs.is_none(name)) return attrs;
-  std::vector<std::int64_t> dims = attrs.get_int_list(name);
-  for (std::int64_t& d : dims) d = physical_dim(d, example_rank, op);
-  Attrs shifted = attrs;
-  shifted.set(name, dims);
-  return shifted;
-}
-
-bool any_batched(const BatchedValues& inputs) {
-  for (const BatchedValue& input : inputs) {
-    if (input.batched()) return true;
-  }
-  return false;
-}
-
 Shape example_shape(const BatchedValue& input) {
   Shape shape = input.value.shape();
   if (input.batched()) shape.erase(shape.begin() + *input.bdim);

@@ -31,11 +31,6 @@ std::int64_t physical_dim(std::int64_t dim, std::int64_t example_rank, const cha
 
 // `attrs` with the int attribute `name` (an example's dim) moved past a front batch dim.
 Attrs shift_dim_attr(const Attrs& attrs, const std::string& name, std::int64_t example_rank, const char* op);
-// The same for an int[] attribute of dims; an absent (None) or empty list stays as it is.
-Attrs shift_dims_attr(const Attrs& attrs, const std::string& name, std::int64_t example_rank, const char* op);
-
-// Whether any input is batched.
-bool any_batched(const BatchedValues& inputs);
 
 // One example's shape: the value's without the batch dim.
 Shape example_shape(const BatchedValue& input);

@@ -13,12 +13,13 @@ void register_binary_batch_rules(BatchRuleRegistry& registry) {
   for (const OpDef* op : OpRegistry::instance().all()) {
     if (op->family != "binary" || op->kind != OpKind::Primitive) continue;
     const std::string name = op->name();
-    registry.add(name, [name](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
-      TensorList values;
-      for (const BatchedValue& input : in)
-        values.push_back(input.value.defined() ? rules::materialize_batch(input, context.batch_size) : input.value);
-      return rules::batched_at_front(call(name, values, attrs));
-    });
+    registry.add(
+        name, [name](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
+          TensorList values;
+          for (const BatchedValue& input : in)
+            values.push_back(input.value.defined() ? rules::materialize_batch(input, context.batch_size) : input.value);
+          return rules::batched_at_front(call(name, values, attrs));
+        });
   }
 }
 

@@ -14,7 +14,6 @@
 #include "reference/rules/batching_helpers.h"
 #include "reference/transforms/batch_rules.h"
 
-
 namespace funcspec::transforms {
 namespace {
 

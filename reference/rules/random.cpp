@@ -30,10 +30,9 @@ using rules::materialize_batch;
 // Rows [chunk_start, chunk_start + batch_size) of a draw made for the whole batch.
 Tensor this_chunk(const Tensor& full, const BatchContext& context) {
   if (context.full_batch_size == context.batch_size) return full;
-  return call_one("slice", {full},
-                  {{"dim", std::int64_t{0}},
-                   {"start", context.chunk_start},
-                   {"end", context.chunk_start + context.batch_size}});
+  return call_one(
+      "slice", {full},
+      {{"dim", std::int64_t{0}}, {"start", context.chunk_start}, {"end", context.chunk_start + context.batch_size}});
 }
 
 // An input as the whole batch would have it: this chunk's rows, with the rows of the other chunks
@@ -45,7 +44,8 @@ Tensor whole_batch(const BatchedValue& input, const BatchContext& context) {
   auto filler = [&](std::int64_t rows) {
     Shape size = front.shape();
     size[0] = rows;
-    const Tensor first = call_one("slice", {front}, {{"dim", std::int64_t{0}}, {"start", std::int64_t{0}}, {"end", std::int64_t{1}}});
+    const Tensor first =
+        call_one("slice", {front}, {{"dim", std::int64_t{0}}, {"start", std::int64_t{0}}, {"end", std::int64_t{1}}});
     return call_one("expand", {first}, {{"size", std::vector<std::int64_t>(size.begin(), size.end())}});
   };
   TensorList parts;

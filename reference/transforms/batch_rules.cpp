@@ -4,15 +4,6 @@
 
 namespace funcspec::transforms {
 
-std::string_view randomness_name(Randomness randomness) {
-  switch (randomness) {
-    case Randomness::Error: return "error";
-    case Randomness::Same: return "same";
-    case Randomness::Different: return "different";
-  }
-  return "error";
-}
-
 const BatchRuleRegistry& BatchRuleRegistry::instance() {
   static const BatchRuleRegistry registry = [] {
     BatchRuleRegistry r;

@@ -14,12 +14,9 @@
 
 #include "reference/ops/attrs.h"
 #include "reference/transforms/batched.h"
+#include "reference/transforms/randomness.h"
 
 namespace funcspec::transforms {
-
-// vmap's randomness flag (NOTE: [vmap randomness]).
-enum class Randomness { Error, Same, Different };
-std::string_view randomness_name(Randomness randomness);
 
 struct BatchContext {
   std::int64_t batch_size = 0;  // the examples this call computes (a chunk's, under chunk_size)
@@ -30,8 +27,8 @@ struct BatchContext {
   std::int64_t chunk_start = 0;
 };
 
-using BatchRule = std::function<BatchedValues(const BatchedValues& inputs, const Attrs& attrs,
-                                              const BatchContext& context)>;
+using BatchRule =
+    std::function<BatchedValues(const BatchedValues& inputs, const Attrs& attrs, const BatchContext& context)>;
 
 class BatchRuleRegistry {
  public:

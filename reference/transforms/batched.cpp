@@ -12,8 +12,8 @@ Tensor make_batched(const Tensor& value, std::optional<std::int64_t> bdim, int l
   shape.erase(shape.begin() + *bdim);
   strides.erase(strides.begin() + *bdim);
   // No storage of its own: the values live in `value` (NOTE: [transform payloads]).
-  auto impl = std::make_shared<TensorImpl>(nullptr, std::move(shape), std::move(strides), 0, value.dtype(),
-                                           value.device());
+  auto impl =
+      std::make_shared<TensorImpl>(nullptr, std::move(shape), std::move(strides), 0, value.dtype(), value.device());
   impl->set_payload(std::make_shared<BatchedPayload>(level, value, *bdim));
   return Tensor(std::move(impl));
 }

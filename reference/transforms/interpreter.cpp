@@ -26,15 +26,6 @@ int fresh_level() {
 
 }  // namespace
 
-std::string_view transform_kind_name(TransformKind kind) {
-  switch (kind) {
-    case TransformKind::Vmap: return "vmap";
-    case TransformKind::Grad: return "grad";
-    case TransformKind::Jvp: return "jvp";
-  }
-  return "transform";
-}
-
 Interpreter::Interpreter(TransformKind kind) : kind_(kind), level_(fresh_level()) {}
 
 InterpreterGuard::InterpreterGuard(std::shared_ptr<Interpreter> interpreter) : interpreter_(std::move(interpreter)) {
@@ -71,11 +62,6 @@ Interpreter* active_interpreter(int level) {
     if (i->level() == level) return i.get();
   }
   return nullptr;
-}
-
-std::size_t active_count(TransformKind kind) {
-  return static_cast<std::size_t>(std::count_if(stack().interpreters.begin(), stack().interpreters.end(),
-                                                [&](const std::shared_ptr<Interpreter>& i) { return i->kind() == kind; }));
 }
 
 void check_not_escaped(std::string_view op, const TensorList& inputs) {

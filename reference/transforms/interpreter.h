@@ -24,7 +24,6 @@ struct OpDef;
 namespace funcspec::transforms {
 
 enum class TransformKind { Vmap, Grad, Jvp };
-std::string_view transform_kind_name(TransformKind kind);
 
 class Interpreter {
  public:
@@ -74,9 +73,6 @@ Interpreter* visible_interpreter();
 
 // The interpreter of `level` while it is on the stack, else nullptr.
 Interpreter* active_interpreter(int level);
-
-// The interpreters on the stack of a kind, innermost first (e.g. every active vmap).
-std::size_t active_count(TransformKind kind);
 
 // Raises transform_escaped when an input belongs to a transform that has returned.
 void check_not_escaped(std::string_view op, const TensorList& inputs);

@@ -113,9 +113,9 @@ void broadcast_into(const PyTree& prefix, const PyTree& structure, const std::st
     for (std::size_t i = 0; i < structure.leaf_count(); ++i) out.push_back(dim);
     return;
   }
-  const bool same_container = prefix.kind() == structure.kind() ||
-                              (prefix.kind() != PyTree::Kind::Dict && structure.kind() != PyTree::Kind::Dict &&
-                               !structure.is_leaf());
+  const bool same_container =
+      prefix.kind() == structure.kind() ||
+      (prefix.kind() != PyTree::Kind::Dict && structure.kind() != PyTree::Kind::Dict && !structure.is_leaf());
   if (!same_container || prefix.children().size() != structure.children().size())
     fail(kind, "[vmap] {} {} does not match the structure {} at {}", what, prefix.describe(), structure.describe(),
          path.empty() ? "the top" : path);

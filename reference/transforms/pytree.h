@@ -22,8 +22,8 @@ class PyTree {
 
   PyTree() : kind_(Kind::None) {}
   PyTree(Tensor tensor) : kind_(Kind::Tensor), tensor_(std::move(tensor)) {}  // NOLINT: a leaf converts
-  PyTree(Scalar scalar) : kind_(Kind::Scalar), scalar_(scalar) {}              // NOLINT
-  PyTree(std::int64_t value) : PyTree(Scalar(value)) {}                        // NOLINT: in_dims=0
+  PyTree(Scalar scalar) : kind_(Kind::Scalar), scalar_(scalar) {}             // NOLINT
+  PyTree(std::int64_t value) : PyTree(Scalar(value)) {}                       // NOLINT: in_dims=0
   PyTree(int value) : PyTree(Scalar(static_cast<std::int64_t>(value))) {}     // NOLINT
   static PyTree none() { return PyTree(); }
   static PyTree tuple(std::vector<PyTree> items);

@@ -78,8 +78,8 @@ MappedArguments map_arguments(const std::vector<PyTree>& args, const PyTree& in_
 // One call of f on examples [start, start + length) of the mapped arguments.
 PyTree run_batch(const PyFunction& f, const std::vector<PyTree>& args, const MappedArguments& mapped,
                  const VmapOptions& options, std::int64_t start, std::int64_t length) {
-  auto interpreter = std::make_shared<VmapInterpreter>(
-      BatchContext{length, options.randomness, mapped.batch_size, start});
+  auto interpreter =
+      std::make_shared<VmapInterpreter>(BatchContext{length, options.randomness, mapped.batch_size, start});
   std::vector<PyTree> wrapped;
   {
     InterpreterGuard guard(interpreter);

@@ -52,7 +52,8 @@ BatchedValues vmap_fallback(const OpDef& op, const BatchedValues& inputs, const 
     for (const Tensor& out : call(op, meta_inputs, meta_attrs)) {
       Shape shape = out.shape();
       shape.insert(shape.begin(), 0);
-      const Device device = inputs.empty() || !inputs.front().value.defined() ? Device::Cpu : inputs.front().value.device();
+      const Device device =
+          inputs.empty() || !inputs.front().value.defined() ? Device::Cpu : inputs.front().value.device();
       results.push_back({Tensor::empty(shape, out.dtype(), device), 0});
     }
   } else {

@@ -68,7 +68,8 @@ TEST(ClauseCoverage, EveryClauseIsNamedByATestAndEveryTestByItsClauses) {
     if (!problem.empty() && ++problems <= 20) ADD_FAILURE() << problem;
   }
   EXPECT_EQ(problems, 0u);
-  for (const SpecClause& clause : embedded_spec()) EXPECT_TRUE(named.contains(clause.id)) << clause.id << " is named by no test";
+  for (const SpecClause& clause : embedded_spec())
+    EXPECT_TRUE(named.contains(clause.id)) << clause.id << " is named by no test";
 }
 
 TEST(ClauseCoverage, TestIdsAreUnique) {

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 
@@ -70,7 +70,8 @@ bool contains(const std::string& text, const std::string& fragment) { return tex
 
 const std::string kNegAndAbs = "--filter 'OPS-VALUES/neg/float64/*' --filter 'OPS-VALUES/abs/float64/*'";
 // The neg samples with elements to get wrong (not size-0, not an error expectation).
-const std::string kNegWithValuesAndAbs = "--filter 'OPS-VALUES/neg/float64/[0-5]-*' --filter 'OPS-VALUES/abs/float64/*'";
+const std::string kNegWithValuesAndAbs =
+    "--filter 'OPS-VALUES/neg/float64/[0-5]-*' --filter 'OPS-VALUES/abs/float64/*'";
 
 // Every neg test has `status`, every abs test passed, and there were some of each.
 void expect_neg_tests_are(const Report& report, TestStatus status, const std::string& reason_fragment) {
@@ -105,8 +106,9 @@ TEST(CheckCommand, ACrashCostsItsCasesAndTheBackendIsRestartedForTheRest) {
 
 TEST(CheckCommand, APluginThatSegfaultsCostsItsCasesOnly) {
   const auto dir = scratch_dir();
-  const CommandRun run = check(dir, "--backend " + quote(std::string("plugin:") + FUNCSPEC_BROKEN_PLUGIN) + " " + kNegAndAbs,
-                        "FUNCSPEC_BROKEN_PLUGIN=--segv-on=neg");
+  const CommandRun run =
+      check(dir, "--backend " + quote(std::string("plugin:") + FUNCSPEC_BROKEN_PLUGIN) + " " + kNegAndAbs,
+            "FUNCSPEC_BROKEN_PLUGIN=--segv-on=neg");
   EXPECT_EQ(run.exit_status, 1) << run.output;
   expect_neg_tests_are(read_report_file(dir / "report.json"), TestStatus::Error, "crash");
 }
@@ -114,7 +116,7 @@ TEST(CheckCommand, APluginThatSegfaultsCostsItsCasesOnly) {
 TEST(CheckCommand, AHangIsATimeoutAndTheRunGoesOn) {
   const auto dir = scratch_dir();
   const CommandRun run = check(dir, "--timeout 0.3 --backend " + broken_backend("--hang-on=neg") +
-                                 " --filter 'OPS-VALUES/neg/float64/0-*' --filter 'OPS-VALUES/abs/float64/*'");
+                                        " --filter 'OPS-VALUES/neg/float64/0-*' --filter 'OPS-VALUES/abs/float64/*'");
   EXPECT_EQ(run.exit_status, 1) << run.output;
   expect_neg_tests_are(read_report_file(dir / "report.json"), TestStatus::Error, "timeout");
 }
@@ -153,7 +155,7 @@ TEST(CheckCommand, AnExpectedFailureManifestTurnsFailuresIntoXfailAndWarnsAboutS
   std::ofstream(dir / "xfail.txt") << "# known\nOPS-VALUES/neg/float64/[0-5]-*  # this backend lies about neg\n"
                                       "NO-SUCH-TEST/*  # left over from an old run\n";
   const CommandRun run = check(dir, "--xfail " + quote((dir / "xfail.txt").string()) + " --backend " +
-                                 broken_backend("--lie-on=neg") + " " + kNegWithValuesAndAbs);
+                                        broken_backend("--lie-on=neg") + " " + kNegWithValuesAndAbs);
   EXPECT_EQ(run.exit_status, 0) << run.output;
   const Report report = read_report_file(dir / "report.json");
   expect_neg_tests_are(report, TestStatus::Xfail, "this backend lies about neg");
@@ -164,10 +166,12 @@ TEST(CheckCommand, AnExpectedFailureManifestTurnsFailuresIntoXfailAndWarnsAboutS
 TEST(CheckCommand, AnExpectedFailureThatPassesIsAnUnexpectedPass) {
   const auto dir = scratch_dir();
   std::ofstream(dir / "xfail.txt") << "OPS-VALUES/abs/float64/0-*  # was broken once\n";
-  const CommandRun run = check(dir, "--xfail " + quote((dir / "xfail.txt").string()) + " --filter 'OPS-VALUES/abs/float64/*'");
+  const CommandRun run =
+      check(dir, "--xfail " + quote((dir / "xfail.txt").string()) + " --filter 'OPS-VALUES/abs/float64/*'");
   EXPECT_EQ(run.exit_status, 1) << run.output;
   int xpass = 0;
-  for (const TestRecord& record : read_report_file(dir / "report.json").tests) xpass += record.status == TestStatus::Xpass;
+  for (const TestRecord& record : read_report_file(dir / "report.json").tests)
+    xpass += record.status == TestStatus::Xpass;
   EXPECT_EQ(xpass, 1);
 }
 
@@ -184,8 +188,9 @@ TEST(CheckCommand, ShardsMergeIntoTheWholeRun) {
     ASSERT_EQ(run.exit_status, 0) << run.output;
     shard_files.push_back((shard_dir / "report.json").string());
   }
-  const CommandRun merge = run_command(quote(FUNCSPEC_BINARY) + " report merge " + quote((dir / "merged.json").string()) +
-                                " " + quote(shard_files[0]) + " " + quote(shard_files[1]) + " " + quote(shard_files[2]));
+  const CommandRun merge =
+      run_command(quote(FUNCSPEC_BINARY) + " report merge " + quote((dir / "merged.json").string()) + " " +
+                  quote(shard_files[0]) + " " + quote(shard_files[1]) + " " + quote(shard_files[2]));
   ASSERT_EQ(merge.exit_status, 0) << merge.output;
   const Report merged = read_report_file(dir / "merged.json");
   std::set<std::string> whole_ids;
@@ -220,8 +225,9 @@ TEST(CheckCommand, AMalformedCaseFileIsAnErrorTestAndTheOthersStillRun) {
     "clauses": ["TENSOR-1.1"], "inputs": {"x": {"dtype": "int64", "shape": [2], "data": [1, 2]}},
     "program": [{"out": ["y"], "op": "add", "args": ["x", "x"]}], "outputs": ["y"],
     "expect": {"values": {"y": {"dtype": "int64", "shape": [2], "data": [2, 4]}}}})";
-  const CommandRun run = check(dir, "--cases " + quote((dir / "cases").string()) + " --filter 'CASE-FILES/*' --filter "
-                                                                            "'TENSOR-BROADCAST/*'");
+  const CommandRun run = check(dir, "--cases " + quote((dir / "cases").string()) +
+                                        " --filter 'CASE-FILES/*' --filter "
+                                        "'TENSOR-BROADCAST/*'");
   EXPECT_EQ(run.exit_status, 1) << run.output;
   const auto records = records_by_id(read_report_file(dir / "report.json"));
   ASSERT_EQ(records.count("CASE-FILES/broken.json"), 1u) << run.output;

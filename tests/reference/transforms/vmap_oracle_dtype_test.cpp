@@ -36,7 +36,8 @@ TEST(VmapOracleDtype, EveryOpEqualsTheLoopExactly) {
       for (std::size_t i = 0; i < first.inputs.size() && shapes_agree; ++i) {
         if (!first.inputs[i].defined() || first.inputs[i].is_wrapped_number()) continue;
         tensors.push_back(i);
-        for (const auto& d : draws) shapes_agree = shapes_agree && d[index].inputs[i].shape() == first.inputs[i].shape();
+        for (const auto& d : draws)
+          shapes_agree = shapes_agree && d[index].inputs[i].shape() == first.inputs[i].shape();
       }
       if (!shapes_agree || tensors.empty()) continue;
       // The loop: the op on each example.

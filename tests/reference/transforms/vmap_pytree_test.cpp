@@ -86,7 +86,9 @@ TEST(VmapErrors, AnOutVariantErrorLeavesOutUnwritten) {
   VmapOptions options;
   options.in_dims = PyTree::tuple({PyTree(0), PyTree::none()});
   const PyFunction f = vmap(
-      [](const std::vector<PyTree>& args) { return PyTree(call_one("neg.out", {args[0].tensor(), args[1].tensor()})); },
+      [](const std::vector<PyTree>& args) {
+        return PyTree(call_one("neg.out", {args[0].tensor(), args[1].tensor()}));
+      },
       options);
   EXPECT_EQ(error_kind_of([&] { f({PyTree(arange_of(4, {2, 2})), PyTree(out)}); }), ErrorKind::VmapOutVariant);
   EXPECT_EQ(values(out), (std::vector<double>{-1, -1}));

@@ -4,13 +4,13 @@
 
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
-#include "reference/random/generator.h"
 #include "reference/ops/registry.h"
 #include "reference/ops/schema.h"
+#include "reference/random/generator.h"
 #include "reference/rules/batching_helpers.h"
 #include "reference/transforms/fallback_log.h"
-#include "reference/transforms/vmap_interpreter.h"
 #include "reference/transforms/vmap.h"
+#include "reference/transforms/vmap_interpreter.h"
 #include "tests/reference/test_support.h"
 
 namespace funcspec::transforms {
@@ -21,25 +21,27 @@ using testing_support::values;
 
 // vmap of a one-tensor function.
 Tensor vmap1(const std::function<Tensor(const Tensor&)>& f, const Tensor& x, VmapOptions options = {}) {
-  const PyFunction g = vmap([&](const std::vector<PyTree>& args) { return PyTree(f(args.at(0).tensor())); },
-                            std::move(options));
+  const PyFunction g =
+      vmap([&](const std::vector<PyTree>& args) { return PyTree(f(args.at(0).tensor())); }, std::move(options));
   return g({PyTree(x)}).tensor();
 }
 
 Tensor vmap2(const std::function<Tensor(const Tensor&, const Tensor&)>& f, const Tensor& x, const Tensor& y,
              VmapOptions options = {}) {
-  const PyFunction g = vmap(
-      [&](const std::vector<PyTree>& args) { return PyTree(f(args.at(0).tensor(), args.at(1).tensor())); },
-      std::move(options));
+  const PyFunction g =
+      vmap([&](const std::vector<PyTree>& args) { return PyTree(f(args.at(0).tensor(), args.at(1).tensor())); },
+           std::move(options));
   return g({PyTree(x), PyTree(y)}).tensor();
 }
 
 TEST(Vmap, ElementwiseOpSeesOneExampleAndReturnsTheBatch) {
   const Tensor x = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
-  const Tensor y = vmap1([](const Tensor& e) {
-    EXPECT_EQ(e.shape(), (Shape{3}));  // one example
-    return call_one("neg", {e});
-  }, x);
+  const Tensor y = vmap1(
+      [](const Tensor& e) {
+        EXPECT_EQ(e.shape(), (Shape{3}));  // one example
+        return call_one("neg", {e});
+      },
+      x);
   EXPECT_EQ(y.shape(), (Shape{2, 3}));
   EXPECT_EQ(values(y), (std::vector<double>{-1, -2, -3, -4, -5, -6}));
 }
@@ -75,12 +77,16 @@ TEST(Vmap, ResultIndependentOfTheBatchIsExpanded) {
 
 TEST(Vmap, NestedVmapMapsTwoDims) {
   const Tensor x = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
-  const Tensor y = vmap1([](const Tensor& row) {
-    return vmap1([](const Tensor& element) {
-      EXPECT_EQ(element.dim(), 0);
-      return call_one("mul", {element, element});
-    }, row);
-  }, x);
+  const Tensor y = vmap1(
+      [](const Tensor& row) {
+        return vmap1(
+            [](const Tensor& element) {
+              EXPECT_EQ(element.dim(), 0);
+              return call_one("mul", {element, element});
+            },
+            row);
+      },
+      x);
   EXPECT_EQ(values(y), (std::vector<double>{1, 4, 9, 16, 25, 36}));
 }
 
@@ -106,7 +112,9 @@ TEST(Vmap, BatchesOfSizeZeroAndOne) {
 TEST(VmapErrors, BatchSizesThatDisagreeNameTheArguments) {
   const Tensor x = Tensor::empty({2, 3}, DType::Float64);
   const Tensor y = Tensor::empty({4, 3}, DType::Float64);
-  EXPECT_EQ(error_kind_of([&] { vmap2([](const Tensor& a, const Tensor& b) { return call_one("add", {a, b}); }, x, y); }),
+  EXPECT_EQ(error_kind_of([&] {
+              vmap2([](const Tensor& a, const Tensor& b) { return call_one("add", {a, b}); }, x, y);
+            }),
             ErrorKind::VmapBatchSizeMismatch);
 }
 
@@ -128,10 +136,12 @@ TEST(VmapErrors, RandomOpsUnderTheDefaultRandomnessRaise) {
 
 TEST(VmapErrors, ItemOfABatchedTensorIsDataDependentControlFlow) {
   EXPECT_EQ(error_kind_of([] {
-              vmap1([](const Tensor& e) {
-                call("item", {e});
-                return e;
-              }, Tensor::empty({2}, DType::Float64));
+              vmap1(
+                  [](const Tensor& e) {
+                    call("item", {e});
+                    return e;
+                  },
+                  Tensor::empty({2}, DType::Float64));
             }),
             ErrorKind::VmapDataDependent);
 }
@@ -166,20 +176,24 @@ TEST(Vmap, InPlaceIntoABatchedTensorWritesTheCallersTensor) {
 
 TEST(VmapErrors, OutVariantsRaise) {
   EXPECT_EQ(error_kind_of([] {
-              vmap1([](const Tensor& e) {
-                const Tensor out = Tensor::empty({3}, DType::Float64);
-                return call_one("neg.out", {e, out});
-              }, Tensor::empty({2, 3}, DType::Float64));
+              vmap1(
+                  [](const Tensor& e) {
+                    const Tensor out = Tensor::empty({3}, DType::Float64);
+                    return call_one("neg.out", {e, out});
+                  },
+                  Tensor::empty({2, 3}, DType::Float64));
             }),
             ErrorKind::VmapOutVariant);
 }
 
 TEST(VmapErrors, AnEscapedBatchedTensorRaisesWhenUsed) {
   Tensor escaped;
-  vmap1([&](const Tensor& e) {
-    escaped = e;
-    return e;
-  }, Tensor::empty({2, 3}, DType::Float64));
+  vmap1(
+      [&](const Tensor& e) {
+        escaped = e;
+        return e;
+      },
+      Tensor::empty({2, 3}, DType::Float64));
   EXPECT_EQ(error_kind_of([&] { call_one("neg", {escaped}); }), ErrorKind::TransformEscaped);
 }
 
@@ -190,7 +204,8 @@ TEST(VmapRandomness, SameGivesEveryExampleTheUnbatchedDraw) {
   Tensor unbatched;
   {
     random::GeneratorScope scope(7);
-    batched = vmap1([](const Tensor& e) { return call_one("uniform", {e}); }, Tensor::empty({4, 3}, DType::Float64), options);
+    batched =
+        vmap1([](const Tensor& e) { return call_one("uniform", {e}); }, Tensor::empty({4, 3}, DType::Float64), options);
   }
   {
     random::GeneratorScope scope(7);
@@ -208,7 +223,8 @@ TEST(VmapRandomness, DifferentEqualsTheUnbatchedDrawOverTheBatchShape) {
   Tensor unbatched;
   {
     random::GeneratorScope scope(7);
-    batched = vmap1([](const Tensor& e) { return call_one("uniform", {e}); }, Tensor::empty({4, 3}, DType::Float64), options);
+    batched =
+        vmap1([](const Tensor& e) { return call_one("uniform", {e}); }, Tensor::empty({4, 3}, DType::Float64), options);
   }
   {
     random::GeneratorScope scope(7);
@@ -242,9 +258,11 @@ TEST(VmapChunks, ChunkSizeGivesTheSameResultIncludingDifferentRandomness) {
     options.randomness = Randomness::Different;
     options.chunk_size = chunk;
     random::GeneratorScope scope(11);
-    return values(vmap1([](const Tensor& e) {
-      return call_one("add", {call_one("uniform", {e}), call_one("normal_functional", {e})});
-    }, Tensor::empty({5, 2}, DType::Float64), options));
+    return values(vmap1(
+        [](const Tensor& e) {
+          return call_one("add", {call_one("uniform", {e}), call_one("normal_functional", {e})});
+        },
+        Tensor::empty({5, 2}, DType::Float64), options));
   };
   EXPECT_EQ(run(2), run(std::nullopt));
   EXPECT_EQ(run(1), run(std::nullopt));
