@@ -30,6 +30,13 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::VmapOutVariant: return "vmap_out_variant";
     case ErrorKind::VmapDataDependent: return "vmap_data_dependent";
     case ErrorKind::VmapDynamicShape: return "vmap_dynamic_shape";
+    case ErrorKind::AdNonScalarOutput: return "ad_non_scalar_output";
+    case ErrorKind::AdNonDifferentiableInput: return "ad_non_differentiable_input";
+    case ErrorKind::AdTangentMismatch: return "ad_tangent_mismatch";
+    case ErrorKind::AdInvalidArgnums: return "ad_invalid_argnums";
+    case ErrorKind::AdAuxStructure: return "ad_aux_structure";
+    case ErrorKind::AdInplaceCaptured: return "ad_inplace_captured";
+    case ErrorKind::AdInplaceAliased: return "ad_inplace_aliased";
   }
   return "internal";
 }

@@ -41,10 +41,17 @@ enum class ErrorKind {
   VmapOutVariant,         // an out= op on batched tensors
   VmapDataDependent,      // item() or a bool conversion of a batched tensor (data-dependent control flow)
   VmapDynamicShape,       // an op whose result shape depends on values (nonzero) on a batched tensor
+  AdNonScalarOutput,          // grad of a function whose (first) result is not a rank-0 floating tensor
+  AdNonDifferentiableInput,   // a derivative taken with respect to an integer or bool tensor, or a non-tensor
+  AdTangentMismatch,          // a tangent or cotangent whose structure, shape or dtype differs from its primal's
+  AdInvalidArgnums,           // argnums out of range or repeated
+  AdAuxStructure,             // has_aux with a function that does not return (output, aux)
+  AdInplaceCaptured,          // an in-place write of a differentiated value into a tensor from outside the transform
+  AdInplaceAliased,           // an in-place write of a differentiated value into a view, or a tensor that has views
 };
 
 // The last kind declared; kinds are appended, so [Internal, kLastErrorKind] names every kind.
-inline constexpr ErrorKind kLastErrorKind = ErrorKind::VmapDynamicShape;
+inline constexpr ErrorKind kLastErrorKind = ErrorKind::AdInplaceAliased;
 
 std::string_view error_kind_name(ErrorKind kind);
 // The kind with this snake_case name (case files and protocols name kinds this way).

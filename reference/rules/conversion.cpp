@@ -1,6 +1,8 @@
 // Transform rules of the conversion family: clone, to_dtype, copy_, detach.
+#include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
+#include "reference/transforms/ad_rules.h"
 #include "reference/transforms/batch_rules.h"
 
 namespace funcspec::transforms {
@@ -21,6 +23,16 @@ void register_conversion_batch_rules(BatchRuleRegistry& registry) {
     const Tensor src = rules::materialize_batch(in.at(1), context.batch_size);
     call_one("copy_", {self, src}, attrs);
     return {in.at(0)};
+  });
+}
+
+void register_conversion_ad_rules(AdRuleRegistry& registry) {
+  registry.add_jvp("to_dtype", [](const JvpCall& c) -> TensorList {
+    if (!is_floating(c.outputs[0].dtype())) return {Tensor()};
+    return {ops::to_dtype(c.tangents[0], c.outputs[0].dtype())};
+  });
+  registry.add_transpose("to_dtype", [](const TransposeCall& c) -> TensorList {
+    return {ops::to_dtype(c.cotangents[0], c.metas[0].dtype)};
   });
 }
 

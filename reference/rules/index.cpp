@@ -12,6 +12,7 @@
 
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
+#include "reference/transforms/ad_rules.h"
 #include "reference/transforms/batch_rules.h"
 
 namespace funcspec::transforms {
@@ -147,5 +148,7 @@ void register_index_batch_rules(BatchRuleRegistry& registry) {
   registry.add("index_add", index_add_rule);
   registry.add("masked_fill", masked_fill_rule);
 }
+
+void register_index_ad_rules(AdRuleRegistry&) {}
 
 }  // namespace funcspec::transforms

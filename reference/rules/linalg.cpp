@@ -14,6 +14,7 @@
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
 #include "reference/rules/batching_helpers.h"
+#include "reference/transforms/ad_rules.h"
 #include "reference/transforms/batch_rules.h"
 #include "reference/transforms/vmap_interpreter.h"
 
@@ -105,5 +106,7 @@ void register_linalg_batch_rules(BatchRuleRegistry& registry) {
   });
   registry.add("einsum", einsum_rule);
 }
+
+void register_linalg_ad_rules(AdRuleRegistry&) {}
 
 }  // namespace funcspec::transforms

@@ -11,6 +11,7 @@
 #include "reference/core/error.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
+#include "reference/transforms/ad_rules.h"
 #include "reference/transforms/batch_rules.h"
 
 namespace funcspec::transforms {
@@ -122,5 +123,7 @@ void register_random_batch_rules(BatchRuleRegistry& registry) {
   for (const char* op : {"uniform", "normal_functional", "bernoulli.p"}) add_shape_only_rule(registry, op);
   for (const char* op : {"bernoulli", "normal", "multinomial"}) add_distribution_rule(registry, op);
 }
+
+void register_random_ad_rules(AdRuleRegistry&) {}
 
 }  // namespace funcspec::transforms

@@ -3,11 +3,14 @@
 // them. Reductions visit each output's elements in row-major order of the reduced index (NOTE:
 // [reduction order]), which the front batch dim does not change, so the batch computes bit for bit
 // what each example would.
+#include <algorithm>
 #include <numeric>
 
 #include "reference/core/shape.h"
+#include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
+#include "reference/transforms/ad_rules.h"
 #include "reference/transforms/batch_rules.h"
 
 namespace funcspec::transforms {
@@ -92,6 +95,29 @@ void register_reduce_batch_rules(BatchRuleRegistry& registry) {
       return arg_reduce_rule(op, in, attrs);
     });
   }
+}
+
+void register_reduce_ad_rules(AdRuleRegistry& registry) {
+  registry.add_jvp("sum", [](const JvpCall& c) -> TensorList { return {call_one("sum", {c.tangents[0]}, c.attrs)}; });
+  // Each input element contributes once to its reduced result: the cotangent comes back by
+  // re-inserting the reduced dims and expanding.
+  registry.add_transpose("sum", [](const TransposeCall& c) -> TensorList {
+    const Shape& shape = c.metas[0].shape;
+    const auto rank = static_cast<std::int64_t>(shape.size());
+    const std::optional<std::vector<std::int64_t>> dim = c.attrs.get_optional_int_list("dim");
+    std::vector<std::int64_t> dims;
+    if (dim && !dim->empty()) {
+      dims = wrap_dims(*dim, rank, "sum");
+    } else {
+      for (std::int64_t d = 0; d < rank; ++d) dims.push_back(d);
+    }
+    std::sort(dims.begin(), dims.end());
+    Tensor ct = c.cotangents[0];
+    if (!c.attrs.get_bool("keepdim")) {
+      for (std::int64_t d : dims) ct = ops::unsqueeze(ct, d);
+    }
+    return {ops::to_dtype(ops::expand(ct, shape), c.metas[0].dtype)};
+  });
 }
 
 }  // namespace funcspec::transforms

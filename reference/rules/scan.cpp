@@ -6,6 +6,7 @@
 #include "reference/core/shape.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
+#include "reference/transforms/ad_rules.h"
 #include "reference/transforms/batch_rules.h"
 
 namespace funcspec::transforms {
@@ -97,5 +98,7 @@ void register_scan_batch_rules(BatchRuleRegistry& registry) {
   registry.add("roll",
                [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) { return roll_rule(in, attrs); });
 }
+
+void register_scan_ad_rules(AdRuleRegistry&) {}
 
 }  // namespace funcspec::transforms

@@ -2,8 +2,10 @@
 // batched value with the batch dim kept apart (moved to the front), so results still alias their
 // base and writes through them reach the caller's tensor.
 #include "reference/core/shape.h"
+#include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
+#include "reference/transforms/ad_rules.h"
 #include "reference/transforms/batch_rules.h"
 
 namespace funcspec::transforms {
@@ -97,6 +99,15 @@ void register_view_batch_rules(BatchRuleRegistry& registry) {
     Attrs physical = rules::shift_dim_attr(attrs, "dim1", self.logical_rank(), "diagonal");
     physical = rules::shift_dim_attr(physical, "dim2", self.logical_rank(), "diagonal");
     return front_view("diagonal", self, physical);
+  });
+}
+
+void register_view_ad_rules(AdRuleRegistry& registry) {
+  registry.add_jvp("expand", [](const JvpCall& c) -> TensorList {
+    return {ops::expand(c.tangents[0], c.attrs.get_int_list("size"))};
+  });
+  registry.add_transpose("expand", [](const TransposeCall& c) -> TensorList {
+    return {sum_to_shape(c.cotangents[0], c.metas[0].shape)};
   });
 }
 

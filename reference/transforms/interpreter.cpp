@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "reference/core/error.h"
+#include "reference/ops/op_def.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -52,6 +53,10 @@ LowerScope::LowerScope(const Interpreter& interpreter) : saved_visible_(stack().
 
 LowerScope::~LowerScope() { stack().visible = saved_visible_; }
 
+NoTransformScope::NoTransformScope() : saved_visible_(stack().visible) { stack().visible = 0; }
+
+NoTransformScope::~NoTransformScope() { stack().visible = saved_visible_; }
+
 Interpreter* visible_interpreter() {
   const ThreadStack& s = stack();
   return s.visible == 0 ? nullptr : s.interpreters[s.visible - 1].get();
@@ -62,6 +67,15 @@ Interpreter* active_interpreter(int level) {
     if (i->level() == level) return i.get();
   }
   return nullptr;
+}
+
+std::vector<std::size_t> written_inputs(const OpDef& op) {
+  std::vector<std::size_t> positions;
+  const std::vector<const ArgSpec*> args = op.schema.tensor_args();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i]->mutated) positions.push_back(i);
+  }
+  return positions;
 }
 
 void check_not_escaped(std::string_view op, const TensorList& inputs) {

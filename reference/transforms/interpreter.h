@@ -13,6 +13,7 @@
 // transform_escaped rather than computing with a meaningless wrapper.
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "reference/core/tensor.h"
 #include "reference/ops/attrs.h"
@@ -23,7 +24,8 @@ struct OpDef;
 
 namespace funcspec::transforms {
 
-enum class TransformKind { Vmap, Grad, Jvp };
+// Jvp carries tangents (forward mode; grad and vjp run it over a Linear trace, NOTE: [reverse mode]).
+enum class TransformKind { Vmap, Jvp, Linear };
 
 class Interpreter {
  public:
@@ -68,11 +70,26 @@ class LowerScope {
   std::size_t saved_visible_;
 };
 
+// Hides every interpreter: ops run on plain tensors (and on meta placeholders of wrapped ones).
+class NoTransformScope {
+ public:
+  NoTransformScope();
+  ~NoTransformScope();
+  NoTransformScope(const NoTransformScope&) = delete;
+  NoTransformScope& operator=(const NoTransformScope&) = delete;
+
+ private:
+  std::size_t saved_visible_;
+};
+
 // The innermost interpreter visible to the dispatcher, or nullptr when none is.
 Interpreter* visible_interpreter();
 
 // The interpreter of `level` while it is on the stack, else nullptr.
 Interpreter* active_interpreter(int level);
+
+// Positions of the tensor inputs `op` writes into (`Tensor(a!)`); the k-th is returned as result k.
+std::vector<std::size_t> written_inputs(const OpDef& op);
 
 // Raises transform_escaped when an input belongs to a transform that has returned.
 void check_not_escaped(std::string_view op, const TensorList& inputs);

@@ -7,20 +7,6 @@
 #include "reference/transforms/fallback_log.h"
 
 namespace funcspec::transforms {
-namespace {
-
-// Positions of the tensor inputs the op writes into (`Tensor(a!)`).
-std::vector<std::size_t> written_inputs(const OpDef& op) {
-  std::vector<std::size_t> positions;
-  const std::vector<const ArgSpec*> args = op.schema.tensor_args();
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i]->mutated) positions.push_back(i);
-  }
-  return positions;
-}
-
-}  // namespace
-
 void check_out_variant_allowed(const OpDef& op, const TensorList& inputs) {
   for (const Tensor& t : inputs) {
     if (!t.defined() || dynamic_cast<const BatchedPayload*>(t.payload()) == nullptr) continue;
