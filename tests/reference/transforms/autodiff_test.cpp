@@ -9,6 +9,7 @@
 #include "reference/transforms/grad_mode.h"
 #include "reference/transforms/vmap.h"
 #include "tests/reference/test_support.h"
+#include "tests/reference/transforms/ad_check_support.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -114,6 +115,16 @@ TEST(Grad, NonScalarOutputIsAnError) {
   const Tensor x = from_values({0.1, 0.2}, {2});
   EXPECT_EQ(error_kind_of([&] { call1(grad(lift([](const Tensor& t) { return ops::sin(t); })), x); }),
             ErrorKind::AdNonScalarOutput);
+}
+
+TEST(AdCheckSupport, SeedRulesAreConsistent) {
+  const Tensor x = from_values({0.3, -1.2, 2.0}, {3});
+  const Tensor y = from_values({1.5, 0.25, -0.5}, {3});
+  testing_support::expect_derivatives_consistent("sin", {x});
+  testing_support::expect_derivatives_consistent("mul", {x, y});
+  testing_support::expect_derivatives_consistent("add", {x, y}, {{"alpha", Scalar(2.0)}});
+  testing_support::expect_derivatives_consistent("sum", {from_values({1, 2, 3, 4, 5, 6}, {2, 3})},
+                                                 {{"dim", std::vector<std::int64_t>{1}}});
 }
 
 }  // namespace
