@@ -259,7 +259,11 @@ class SignatureWalker {
       bad("cotangents", fmt::format("needs one cotangent for each of the results {} but got {}",
                                     fmt::join(wanted, ", "), fmt::join(given, ", ")));
     std::vector<std::string> results = signature_.results;
-    for (const std::string& x : tensor_inputs()) results.push_back(fmt::format("vjp({})", x));
+    // Integer and bool inputs carry no derivative: vjp differentiates the floating ones.
+    for (const std::string& x : tensor_inputs()) {
+      const auto& spec = std::get<TensorSpec>(case_.find_input(x)->value);
+      if (is_floating(spec.data.dtype)) results.push_back(fmt::format("vjp({})", x));
+    }
     signature_.results = std::move(results);
   }
 

@@ -116,6 +116,8 @@ struct OpCall {
   std::string op;
   std::vector<std::optional<std::string>> args;
   Attrs attrs;
+  // Runs inside a no_grad region (NOTE: [no_grad] in reference/transforms/grad_mode.h).
+  bool no_grad = false;
 };
 
 // --- Transforms (NOTE: [case transforms] in docs/case-format.md) ---

@@ -406,8 +406,13 @@ class CaseReader {
   }
 
   OpCall call_of(const Json& j, const std::string& path, std::set<std::string>& defined) const {
-    require_object(j, path, {"out", "op", "args", "attrs"});
+    require_object(j, path, {"out", "op", "args", "attrs", "no_grad"});
     OpCall call;
+    if (j.contains("no_grad")) {
+      if (!j["no_grad"].is_boolean())
+        bad(path + ".no_grad", fmt::format("expected true or false but got {}", type_name(j["no_grad"])));
+      call.no_grad = j["no_grad"].get<bool>();
+    }
     call.op = string_of(field(j, path, "op"), path + ".op");
     const OpDef* op = OpRegistry::instance().find(call.op);
     if (op == nullptr) {
@@ -961,6 +966,7 @@ Json case_to_json(const Case& c) {
     Json attrs = Json::object();
     for (const auto& [name, value] : call.attrs.values()) attrs[name] = attr_to_json(value);
     step["attrs"] = attrs;
+    if (call.no_grad) step["no_grad"] = true;
     program.push_back(step);
   }
   out["program"] = program;

@@ -12,6 +12,8 @@
 #include "reference/backends/cpu/strided_loop.h"
 #include "reference/ops/dispatch.h"
 #include "reference/random/generator.h"
+#include "reference/transforms/autodiff.h"
+#include "reference/transforms/grad_mode.h"
 #include "reference/transforms/vmap.h"
 
 namespace funcspec::conformance {
@@ -239,7 +241,10 @@ TensorList run_program(const Case& c, std::map<std::string, Tensor, std::less<>>
     const OpCall& step = c.program[i];
     TensorList inputs;
     for (const auto& arg : step.args) inputs.push_back(arg ? values.at(*arg) : Tensor());
+    std::optional<transforms::NoGradGuard> no_grad;
+    if (step.no_grad) no_grad.emplace();
     const TensorList outputs = call(step.op, inputs, step.attrs);
+    no_grad.reset();
     if (outputs.size() != step.outs.size())
       throw BrokenProgram(fmt::format("program[{}]: {} returned {} tensors but 'out' names {}", i, step.op,
                                       outputs.size(), step.outs.size()));
@@ -280,34 +285,204 @@ transforms::PyTree dims_tree(const DimSpec& spec, const std::vector<std::string>
 // The first transform the reference engine does not have yet, if any.
 std::optional<std::string> missing_transform(const Case& c) {
   for (const Transform& t : c.transforms) {
-    if (!std::holds_alternative<VmapTransform>(t)) return std::string(transform_name(t));
+    if (std::holds_alternative<FunctionalizeTransform>(t) || std::holds_alternative<FunctionalCallTransform>(t))
+      return std::string(transform_name(t));
   }
   return std::nullopt;
 }
 
-// The program, as a function of the case's inputs in order, under the case's transforms (the
-// outermost applied last).
-transforms::PyFunction transformed_program(const Case& c) {
-  transforms::PyFunction f = [&c](const std::vector<transforms::PyTree>& args) {
-    std::map<std::string, Tensor, std::less<>> values;
-    for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-      const transforms::PyTree& arg = args.at(i);
-      values[c.inputs[i].name] = arg.is_tensor() ? arg.tensor() : Tensor::wrapped_scalar(arg.scalar());
-    }
-    std::vector<transforms::PyTree> results;
-    for (Tensor& t : run_program(c, std::move(values))) results.emplace_back(std::move(t));
-    return transforms::PyTree::tuple(std::move(results));
+using transforms::PyFunction;
+using transforms::PyTree;
+
+// NOTE: [case transforms on the engine]
+// A case's function takes the inputs as positional arguments and returns a flat tuple of named
+// results (docs/case-format.md). Each transform below adapts the engine's torch.func-shaped API
+// (output trees, (output, aux) pairs) to that flat form, in the order the naming rules give.
+
+std::vector<PyTree> flat(const PyTree& tree) { return tree.leaves(); }
+
+// f's flat results as (output, aux): the first result and a tuple of the rest with has_aux.
+PyFunction with_aux_pair(PyFunction f, bool has_aux, bool single_output) {
+  return [f = std::move(f), has_aux, single_output](const std::vector<PyTree>& args) {
+    const std::vector<PyTree> results = f(args).children();
+    if (!has_aux) return single_output ? results.at(0) : PyTree::tuple(results);
+    const PyTree output = single_output ? results.at(0) : PyTree::tuple({results.at(0)});
+    return PyTree::tuple({output, PyTree::tuple({results.begin() + 1, results.end()})});
   };
+}
+
+// The argument positions argnums selects (names resolve to input positions).
+transforms::Argnums engine_argnums(const ArgNums& argnums, const Case& c) {
+  transforms::Argnums out;
+  out.positions.clear();
+  out.tuple = true;
+  for (const auto& selector : argnums.selectors) {
+    if (const auto* position = std::get_if<std::int64_t>(&selector)) {
+      out.positions.push_back(*position);
+      continue;
+    }
+    const std::string& name = std::get<std::string>(selector);
+    for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+      if (c.inputs[i].name == name) out.positions.push_back(static_cast<std::int64_t>(i));
+    }
+  }
+  return out;
+}
+
+const TensorSpec* named_tensor(const std::vector<NamedTensor>& tensors, const std::string& name) {
+  for (const NamedTensor& t : tensors) {
+    if (t.name == name) return &t.tensor;
+  }
+  return nullptr;
+}
+
+bool is_floating_input(const CaseInput& in) {
+  const auto* spec = std::get_if<TensorSpec>(&in.value);
+  return spec != nullptr && is_floating(spec->data.dtype);
+}
+
+// `f` as a function of the arguments at `positions` alone, the others fixed at `args`.
+PyFunction closed_over(const PyFunction& f, const std::vector<PyTree>& args, const std::vector<std::size_t>& positions) {
+  return [f, args, positions](const std::vector<PyTree>& chosen) {
+    std::vector<PyTree> all = args;
+    for (std::size_t k = 0; k < positions.size(); ++k) all[positions[k]] = chosen[k];
+    return f(all);
+  };
+}
+
+PyFunction apply_transform(PyFunction f, const Transform& transform, const Case& c,
+                           const std::vector<std::string>& inner_results, bool on_meta) {
   std::vector<std::string> input_names;
   for (const CaseInput& in : c.inputs) input_names.push_back(in.name);
+  const auto tensor_of = [on_meta](const TensorSpec& spec) {
+    return on_meta ? materialize_meta_tensor(spec) : materialize_tensor(spec);
+  };
+  return std::visit(
+      [&](const auto& t) -> PyFunction {
+        using T = std::decay_t<decltype(t)>;
+        if constexpr (std::is_same_v<T, VmapTransform>) {
+          transforms::VmapOptions options;
+          options.in_dims = dims_tree(t.in_dims, input_names);
+          options.out_dims = dims_tree(t.out_dims, inner_results);
+          options.randomness = t.randomness;
+          options.chunk_size = t.chunk_size;
+          return transforms::vmap(std::move(f), std::move(options));
+        } else if constexpr (std::is_same_v<T, GradTransform>) {
+          transforms::GradOptions options{engine_argnums(t.argnums, c), t.has_aux};
+          PyFunction both = transforms::grad_and_value(with_aux_pair(std::move(f), t.has_aux, true), options);
+          return [both, t](const std::vector<PyTree>& args) {
+            const PyTree r = both(args);  // (grads, value) or (grads, (value, aux))
+            std::vector<PyTree> out = flat(r.children()[0]);
+            const PyTree& value_part = r.children()[1];
+            if (t.and_value) out.push_back(t.has_aux ? value_part.children()[0] : value_part);
+            if (t.has_aux) {
+              for (const PyTree& a : flat(value_part.children()[1])) out.push_back(a);
+            }
+            return PyTree::tuple(out);
+          };
+        } else if constexpr (std::is_same_v<T, VjpTransform>) {
+          std::vector<std::string> outputs = inner_results;
+          if (t.has_aux) outputs.resize(1);
+          TensorList cotangents;
+          for (const std::string& y : outputs) cotangents.push_back(tensor_of(*named_tensor(t.cotangents, y)));
+          return [f = std::move(f), t, cotangents, &c](const std::vector<PyTree>& args) {
+            std::vector<std::size_t> positions;
+            std::vector<PyTree> chosen;
+            for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+              if (is_floating_input(c.inputs[i])) {
+                positions.push_back(i);
+                chosen.push_back(args[i]);
+              }
+            }
+            const transforms::VjpResult r = transforms::vjp(
+                with_aux_pair(closed_over(f, args, positions), t.has_aux, false), chosen, t.has_aux);
+            std::vector<PyTree> cts;
+            for (const Tensor& ct : cotangents) cts.emplace_back(ct);
+            std::vector<PyTree> out = flat(r.output);
+            for (const PyTree& a : flat(r.aux)) {
+              if (!a.is_none()) out.push_back(a);
+            }
+            for (const PyTree& g : flat(r.vjp_fn(PyTree::tuple(cts)))) out.push_back(g);
+            return PyTree::tuple(out);
+          };
+        } else if constexpr (std::is_same_v<T, JvpTransform>) {
+          std::vector<PyTree> tangents;
+          for (const CaseInput& in : c.inputs) {
+            const TensorSpec* spec = named_tensor(t.tangents, in.name);
+            tangents.push_back(spec != nullptr ? PyTree(tensor_of(*spec)) : PyTree::none());
+          }
+          if (t.linearize) {
+            return [f = std::move(f), tangents, &c](const std::vector<PyTree>& args) {
+              std::vector<std::size_t> positions;
+              std::vector<PyTree> chosen;
+              std::vector<PyTree> chosen_tangents;
+              for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+                if (is_floating_input(c.inputs[i])) {
+                  positions.push_back(i);
+                  chosen.push_back(args[i]);
+                  chosen_tangents.push_back(tangents[i]);
+                }
+              }
+              const transforms::LinearizeResult r = transforms::linearize(closed_over(f, args, positions), chosen);
+              std::vector<PyTree> out = flat(r.output);
+              for (const PyTree& j : flat(r.jvp_fn(chosen_tangents))) out.push_back(j);
+              return PyTree::tuple(out);
+            };
+          }
+          return [f = std::move(f), tangents, t](const std::vector<PyTree>& args) {
+            const transforms::JvpResult r =
+                transforms::jvp(with_aux_pair(f, t.has_aux, false), args, tangents, t.has_aux);
+            std::vector<PyTree> out = flat(r.output);
+            for (const PyTree& a : flat(r.aux)) {
+              if (!a.is_none()) out.push_back(a);
+            }
+            for (const PyTree& j : flat(r.tangent)) out.push_back(j);
+            return PyTree::tuple(out);
+          };
+        } else if constexpr (std::is_same_v<T, JacobianTransform>) {
+          PyFunction inner = with_aux_pair(std::move(f), t.has_aux, false);
+          PyFunction jac;
+          if (t.forward) {
+            jac = transforms::jacfwd(std::move(inner), {engine_argnums(t.argnums, c), t.has_aux, t.randomness});
+          } else {
+            jac = transforms::jacrev(std::move(inner), {engine_argnums(t.argnums, c), t.has_aux, t.chunk_size});
+          }
+          return [jac, t](const std::vector<PyTree>& args) {
+            const PyTree r = jac(args);
+            std::vector<PyTree> out = flat(t.has_aux ? r.children()[0] : r);
+            if (t.has_aux) {
+              for (const PyTree& a : flat(r.children()[1])) out.push_back(a);
+            }
+            return PyTree::tuple(out);
+          };
+        } else if constexpr (std::is_same_v<T, HessianTransform>) {
+          PyFunction h = transforms::hessian(with_aux_pair(std::move(f), false, false), engine_argnums(t.argnums, c));
+          return [h](const std::vector<PyTree>& args) { return PyTree::tuple(flat(h(args))); };
+        } else {
+          FUNCSPEC_UNREACHABLE("a transform the reference does not have reached the evaluator");
+        }
+      },
+      transform);
+}
+
+// The program, as a function of the case's inputs in order, under the case's transforms (the
+// outermost applied last).
+PyFunction transformed_program(const Case& c, bool on_meta) {
+  PyFunction f = [&c](const std::vector<PyTree>& args) {
+    std::map<std::string, Tensor, std::less<>> values;
+    for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+      const PyTree& arg = args.at(i);
+      values[c.inputs[i].name] = arg.is_tensor() ? arg.tensor() : Tensor::wrapped_scalar(arg.scalar());
+    }
+    std::vector<PyTree> results;
+    for (Tensor& t : run_program(c, std::move(values))) results.emplace_back(std::move(t));
+    return PyTree::tuple(std::move(results));
+  };
   for (std::size_t i = c.transforms.size(); i-- > 0;) {
-    const VmapTransform& v = std::get<VmapTransform>(c.transforms[i]);
-    transforms::VmapOptions options;
-    options.in_dims = dims_tree(v.in_dims, input_names);
-    options.out_dims = dims_tree(v.out_dims, c.outputs);
-    options.randomness = v.randomness;
-    options.chunk_size = v.chunk_size;
-    f = transforms::vmap(std::move(f), std::move(options));
+    // The names of what the function wrapped by transform i returns.
+    Case inner = c;
+    inner.transforms.assign(c.transforms.begin() + static_cast<std::ptrdiff_t>(i) + 1, c.transforms.end());
+    f = apply_transform(std::move(f), c.transforms[i], c, result_names(inner), on_meta);
   }
   return f;
 }
@@ -336,7 +511,7 @@ ProgramResult run_on_reference(const Case& c) {
         args.emplace_back(on_meta ? materialize_meta_tensor(spec) : materialize_tensor(spec));
       }
     }
-    const std::vector<transforms::PyTree> outputs = transformed_program(c)(args).children();
+    const std::vector<transforms::PyTree> outputs = transformed_program(c, on_meta)(args).children();
     for (std::size_t k = 0; k < c.outputs.size(); ++k) {
       const std::string& name = c.outputs[k];
       try {
