@@ -512,8 +512,13 @@ ProgramResult run_on_reference(const Case& c) {
       }
     }
     const std::vector<transforms::PyTree> outputs = transformed_program(c, on_meta)(args).children();
-    for (std::size_t k = 0; k < c.outputs.size(); ++k) {
-      const std::string& name = c.outputs[k];
+    // The transforms rename the results (docs/case-format.md, Transforms).
+    const std::vector<std::string> names = result_names(c);
+    if (outputs.size() != names.size())
+      throw BrokenProgram(fmt::format("the transformed function returned {} results but the case names {} ({})",
+                                      outputs.size(), names.size(), fmt::join(names, ", ")));
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      const std::string& name = names[k];
       try {
         if (!outputs.at(k).is_tensor()) {
           result.broken = fmt::format("result '{}' is {}, not a tensor", name, outputs.at(k).describe());

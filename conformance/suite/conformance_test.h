@@ -41,5 +41,6 @@ void add_op_meta_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_promotion_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_vmap_oracle_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_vmap_random_tests(const SuiteOptions& options, ConformanceTests& tests);
+void add_ad_check_tests(const SuiteOptions& options, ConformanceTests& tests);
 
 }  // namespace funcspec::conformance
