@@ -117,6 +117,117 @@ TEST(Grad, NonScalarOutputIsAnError) {
             ErrorKind::AdNonScalarOutput);
 }
 
+TEST(Grad, MixedModeNestingDoesNotConfusePerturbations) {
+  // d/dx [x * d/dy (x * y)] = d/dx [x * x] = 2x, with forward mode outside and reverse inside.
+  const PyFunction outer = lift([](const Tensor& x) {
+    const PyFunction inner = grad(lift([&x](const Tensor& y) { return ops::mul(x, y); }));
+    return ops::mul(x, call1(inner, scalar(5.0)));
+  });
+  const JvpResult r = jvp(outer, {PyTree(scalar(1.5))}, {PyTree(scalar(1.0))});
+  EXPECT_EQ(values(r.tangent.tensor())[0], 3.0);
+}
+
+TEST(Grad, InPlaceWriteIntoATensorMadeInsideIsDifferentiated) {
+  // y = clone(x); y *= x; sum(y) = sum(x^2): gradient 2x.
+  const Tensor x = from_values({1.0, -2.0, 0.5}, {3});
+  const Tensor g = call1(grad(lift([](const Tensor& t) {
+                           const Tensor y = ops::clone(t);
+                           ops::mul_(y, t);
+                           return ops::sum(y);
+                         })),
+                         x);
+  EXPECT_EQ(values(g), (std::vector<double>{2.0, -4.0, 1.0}));
+}
+
+TEST(Grad, InPlaceWriteIntoACapturedTensorIsAnError) {
+  const Tensor buffer = from_values({0.0, 0.0}, {2});
+  const Tensor x = from_values({1.0, 2.0}, {2});
+  EXPECT_EQ(error_kind_of([&] {
+              call1(grad(lift([&buffer](const Tensor& t) {
+                      ops::copy_(buffer, t);
+                      return ops::sum(buffer);
+                    })),
+                    x);
+            }),
+            ErrorKind::AdInplaceCaptured);
+}
+
+TEST(Grad, InPlaceWriteThroughALiveViewIsAnError) {
+  const Tensor x = from_values({1.0, 2.0}, {2});
+  EXPECT_EQ(error_kind_of([&] {
+              call1(grad(lift([](const Tensor& t) {
+                      const Tensor y = ops::clone(t);
+                      const Tensor first = ops::select(y, 0, 0);
+                      ops::mul_(first, ops::select(t, 0, 1));
+                      return ops::sum(y);
+                    })),
+                    x);
+            }),
+            ErrorKind::AdInplaceAliased);
+}
+
+TEST(Grad, ArgnumsOutOfRangeOrRepeatedAreErrors) {
+  const PyFunction f = [](const std::vector<PyTree>& args) {
+    return PyTree(ops::sum(ops::mul(args[0].tensor(), args[1].tensor())));
+  };
+  const std::vector<PyTree> args{PyTree(scalar(1.0)), PyTree(scalar(2.0))};
+  EXPECT_EQ(error_kind_of([&] { grad(f, {Argnums::one(2), false})(args); }), ErrorKind::AdInvalidArgnums);
+  EXPECT_EQ(error_kind_of([&] { grad(f, {Argnums::many({0, -2}), false})(args); }), ErrorKind::AdInvalidArgnums);
+  const PyTree g = grad(f, {Argnums::many({1, 0}), false})(args);  // argnums order, not argument order
+  EXPECT_EQ(values(g.children()[0].tensor())[0], 1.0);
+  EXPECT_EQ(values(g.children()[1].tensor())[0], 2.0);
+}
+
+TEST(Grad, HasAuxNeedsAPairAndReturnsAuxUntouched) {
+  const PyFunction pair = [](const std::vector<PyTree>& args) {
+    const Tensor& x = args[0].tensor();
+    return PyTree::tuple({PyTree(ops::mul(x, x)), PyTree(ops::sin(x))});
+  };
+  const PyTree r = grad(pair, {Argnums::one(0), true})({PyTree(scalar(3.0))});
+  EXPECT_EQ(values(r.children()[0].tensor())[0], 6.0);
+  EXPECT_NEAR(values(r.children()[1].tensor())[0], std::sin(3.0), 1e-15);
+  EXPECT_EQ(r.children()[1].tensor().payload(), nullptr);  // a plain tensor, not a wrapper
+  EXPECT_EQ(error_kind_of([&] { grad(lift([](const Tensor& t) { return ops::sin(t); }), {Argnums::one(0), true})(
+                                    {PyTree(scalar(1.0))}); }),
+            ErrorKind::AdAuxStructure);
+}
+
+TEST(Grad, IntegerInputIsNotDifferentiable) {
+  const Tensor i = ops::to_dtype(from_values({2.0}, {}), DType::Int64);
+  EXPECT_EQ(error_kind_of([&] { call1(grad(lift([](const Tensor& t) { return ops::to_dtype(t, DType::Float64); })), i); }),
+            ErrorKind::AdNonDifferentiableInput);
+}
+
+TEST(Jvp, TangentOfAnotherShapeOrDtypeIsAnError) {
+  const PyFunction f = lift([](const Tensor& t) { return ops::sin(t); });
+  const Tensor x = from_values({1.0, 2.0}, {2});
+  EXPECT_EQ(error_kind_of([&] { jvp(f, {PyTree(x)}, {PyTree(from_values({1.0}, {1}))}); }),
+            ErrorKind::AdTangentMismatch);
+  EXPECT_EQ(error_kind_of([&] { jvp(f, {PyTree(x)}, {PyTree(ops::to_dtype(x, DType::Float32))}); }),
+            ErrorKind::AdTangentMismatch);
+}
+
+TEST(Vjp, VjpFnCanBeCalledAgain) {
+  const Tensor x = from_values({0.5, 1.0}, {2});
+  const VjpResult r = vjp(lift([](const Tensor& t) { return ops::mul(ops::sin(t), t); }), {PyTree(x)});
+  const PyTree once = r.vjp_fn(PyTree(from_values({1.0, 1.0}, {2})));
+  const PyTree twice = r.vjp_fn(PyTree(from_values({2.0, 2.0}, {2})));
+  const std::vector<double> a = values(once.children()[0].tensor());
+  const std::vector<double> b = values(twice.children()[0].tensor());
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(b[i], 2 * a[i]);
+}
+
+TEST(Jacobian, ChunkSizeDoesNotChangeJacrev) {
+  const Tensor x = from_values({0.1, 0.2, 0.3, 0.4, 0.5}, {5});
+  const PyFunction f = lift([](const Tensor& t) { return ops::mul(ops::sin(t), ops::sum(t)); });
+  const std::vector<double> whole = values(call1(jacrev(f), x));
+  for (std::int64_t chunk : {1, 2, 8}) {
+    JacrevOptions options;
+    options.chunk_size = chunk;
+    EXPECT_EQ(values(call1(jacrev(f, options), x)), whole) << "chunk_size " << chunk;
+  }
+}
+
 TEST(AdCheckSupport, SeedRulesAreConsistent) {
   const Tensor x = from_values({0.3, -1.2, 2.0}, {3});
   const Tensor y = from_values({1.5, 0.25, -0.5}, {3});
