@@ -11,9 +11,9 @@ namespace funcspec::transforms {
 namespace {
 
 // The constant [n, *shape] one-hot selector of masked_select: entry [k, j...] is 1 where j is
-// the k-th true element of `mask` in row-major order.
+// true element number k of `mask` (from 0, in row-major order).
 Tensor selection_one_hot(const Tensor& mask, std::int64_t selected, DType dtype) {
-  // rank_in_mask[j] = how many true elements precede j, counting j.
+  // rank_in_mask[j]: how many true elements there are up to j, j included.
   const Tensor flat = ops::reshape(ops::to_dtype(mask, DType::Int64), {mask.numel()});
   const Tensor rank_in_mask = ops::reshape(ops::cumsum(flat, 0), mask.shape());
   std::vector<std::int64_t> column(static_cast<std::size_t>(mask.dim()) + 1, 1);
