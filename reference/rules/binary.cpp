@@ -2,7 +2,10 @@
 // Batching: the op layer has already promoted and broadcast the examples (NOTE: [interpreter
 // stack] in dispatch), so the inputs' examples share one shape; with every batch dim moved to the
 // front (unbatched inputs expanded, without copying), the op applies element by element.
+#include <string>
+
 #include "reference/api/ops.h"
+#include "reference/core/error.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
 #include "reference/rules/batching_helpers.h"
@@ -25,24 +28,168 @@ void register_binary_batch_rules(BatchRuleRegistry& registry) {
   }
 }
 
+namespace {
+
+// tangent * factor(), the factor computed only for a tangent that is not zero.
+template <typename Factor>
+Tensor scaled(const Tensor& tangent, const Factor& factor) {
+  return tangent.defined() ? ops::mul(tangent, factor()) : Tensor();
+}
+
+// The tangent where `keep` holds, zero elsewhere. A select rather than a product with a 0/1 mask,
+// which would turn an infinite tangent outside `keep` into NaN.
+Tensor selected(const Tensor& keep, const Tensor& tangent) {
+  return tangent.defined() ? ops::where(keep, tangent, ops::lit(0)) : Tensor();
+}
+
+Scalar negated(const Scalar& value) {
+  return value.is_floating() ? Scalar(-value.to<double>()) : Scalar(-value.to<std::int64_t>());
+}
+
+// The share of maximum's (beats = lt) or minimum's (beats = gt) gradient that goes to `self`, as
+// PyTorch: all of it unless `other` beats it, half at a tie (so ties split evenly), and all of it
+// to both operands where a NaN makes every comparison false.
+Tensor extremum_share(const Tensor& self, const Tensor& other, Tensor (*beats)(const Tensor&, const Tensor&)) {
+  const DType dtype = self.dtype();
+  const Tensor kept = ops::to_dtype(ops::logical_not(beats(self, other)), dtype);
+  return ops::sub(kept, ops::mul(ops::to_dtype(ops::eq(self, other), dtype), ops::lit(0.5)));
+}
+
+void add_extremum_rule(AdRuleRegistry& registry, const std::string& op, Tensor (*beats)(const Tensor&, const Tensor&)) {
+  registry.add_jvp(op, [beats](const JvpCall& c) -> TensorList {
+    const Tensor& a = c.primals[0];
+    const Tensor& b = c.primals[1];
+    return {add_tangents(scaled(c.tangents[0], [&] { return extremum_share(a, b, beats); }),
+                         scaled(c.tangents[1], [&] { return extremum_share(b, a, beats); }))};
+  });
+}
+
+}  // namespace
+
 void register_binary_ad_rules(AdRuleRegistry& registry) {
+  for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or"}) {
+    registry.add_non_differentiable(op);
+  }
+
   registry.add_jvp("add", [](const JvpCall& c) -> TensorList {
     const Scalar alpha = c.attrs.get_scalar("alpha");
     const Tensor other = c.tangents[1].defined() ? ops::mul(c.tangents[1], ops::lit(alpha)) : Tensor();
     return {add_tangents(c.tangents[0], other)};
   });
+  registry.add_transpose("add", [](const TransposeCall& c) -> TensorList {
+    const Tensor& ct = c.cotangents[0];
+    return {ct, c.linear[1] ? ops::mul(ct, ops::lit(c.attrs.get_scalar("alpha"))) : Tensor()};
+  });
+
+  registry.add_jvp("sub", [](const JvpCall& c) -> TensorList {
+    const Scalar alpha = c.attrs.get_scalar("alpha");
+    if (!c.tangents[1].defined()) return {c.tangents[0]};
+    if (!c.tangents[0].defined()) return {ops::mul(c.tangents[1], ops::lit(negated(alpha)))};
+    return {ops::sub(c.tangents[0], c.tangents[1], alpha)};
+  });
+  registry.add_transpose("sub", [](const TransposeCall& c) -> TensorList {
+    const Tensor& ct = c.cotangents[0];
+    return {ct, c.linear[1] ? ops::mul(ct, ops::lit(negated(c.attrs.get_scalar("alpha")))) : Tensor()};
+  });
+
   registry.add_jvp("mul", [](const JvpCall& c) -> TensorList {
     const Tensor a = c.tangents[0].defined() ? ops::mul(c.tangents[0], c.primals[1]) : Tensor();
     const Tensor b = c.tangents[1].defined() ? ops::mul(c.primals[0], c.tangents[1]) : Tensor();
     return {add_tangents(a, b)};
   });
-  registry.add_transpose("add", [](const TransposeCall& c) -> TensorList {
-    const Tensor& ct = c.cotangents[0];
-    return {ct, c.linear[1] ? ops::mul(ct, ops::lit(c.attrs.get_scalar("alpha"))) : Tensor()};
-  });
   registry.add_transpose("mul", [](const TransposeCall& c) -> TensorList {
     const Tensor& ct = c.cotangents[0];
     return {c.linear[0] ? ops::mul(ct, c.inputs[1]) : Tensor(), c.linear[1] ? ops::mul(c.inputs[0], ct) : Tensor()};
+  });
+
+  // Rounded division is piecewise constant: zero derivative, as PyTorch.
+  registry.add_jvp("div", [](const JvpCall& c) -> TensorList {
+    if (!c.attrs.is_none("rounding_mode")) return {Tensor()};
+    const Tensor& denominator = c.primals[1];
+    const Tensor by_numerator = c.tangents[0].defined() ? ops::div(c.tangents[0], denominator) : Tensor();
+    // d/dy (x / y) = -(x / y) / y.
+    const Tensor by_denominator = scaled(c.tangents[1], [&] { return ops::neg(ops::div(c.outputs[0], denominator)); });
+    return {add_tangents(by_numerator, by_denominator)};
+  });
+  // Only true division by a constant is ever applied to a tangent.
+  registry.add_transpose("div", [](const TransposeCall& c) -> TensorList {
+    FUNCSPEC_INTERNAL_ASSERT(!c.linear[1] && c.attrs.is_none("rounding_mode"),
+                             "div is transposed in its numerator only, and only as true division");
+    return {ops::div(c.cotangents[0], c.inputs[1]), Tensor()};
+  });
+
+  // PyTorch's choices at the edges: d/dbase is 0 where the exponent is 0 (even at base 0, where
+  // 0 * base^-1 would be NaN), and d/dexponent is 0 where base == 0 and exponent >= 0 (where
+  // result * log(base) would be 0 * -inf).
+  registry.add_jvp("pow", [](const JvpCall& c) -> TensorList {
+    const Tensor& base = c.primals[0];
+    const Tensor& exponent = c.primals[1];
+    const Tensor by_base = scaled(c.tangents[0], [&] {
+      const Tensor power_rule = ops::mul(exponent, ops::pow(base, ops::sub(exponent, ops::lit(1))));
+      return ops::where(ops::eq(exponent, ops::lit(0)), ops::lit(0), power_rule);
+    });
+    const Tensor by_exponent = scaled(c.tangents[1], [&] {
+      const Tensor zero_base = ops::logical_and(ops::eq(base, ops::lit(0)), ops::ge(exponent, ops::lit(0)));
+      return ops::where(zero_base, ops::lit(0), ops::mul(c.outputs[0], ops::log(base)));
+    });
+    return {add_tangents(by_base, by_exponent)};
+  });
+
+  // atan2(y, x): d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2).
+  registry.add_jvp("atan2", [](const JvpCall& c) -> TensorList {
+    const Tensor& y = c.primals[0];
+    const Tensor& x = c.primals[1];
+    const Tensor inverse_norm = ops::reciprocal(ops::add(ops::square(y), ops::square(x)));
+    return {add_tangents(scaled(c.tangents[0], [&] { return ops::mul(x, inverse_norm); }),
+                         scaled(c.tangents[1], [&] { return ops::mul(ops::neg(y), inverse_norm); }))};
+  });
+
+  add_extremum_rule(registry, "maximum", ops::lt);
+  add_extremum_rule(registry, "minimum", ops::gt);
+
+  // remainder(x, y) = x - floor(x / y) * y, with floor(x / y) piecewise constant.
+  registry.add_jvp("remainder", [](const JvpCall& c) -> TensorList {
+    return {add_tangents(c.tangents[0], scaled(c.tangents[1], [&] {
+                           return ops::neg(ops::div(c.primals[0], c.primals[1], std::string("floor")));
+                         }))};
+  });
+
+  // As PyTorch: self's gradient inside [min, max] (bounds included), min's where it binds, max's
+  // where it binds or where max < min (the result is max there).
+  registry.add_jvp("clamp", [](const JvpCall& c) -> TensorList {
+    const Tensor& self = c.primals[0];
+    const Tensor& min = c.primals[1];
+    const Tensor& max = c.primals[2];
+    Tensor self_kept;
+    Tensor min_binds;
+    Tensor max_binds;
+    if (min.defined() && max.defined()) {
+      self_kept = ops::logical_and(ops::ge(self, min), ops::le(self, max));
+      min_binds = ops::logical_and(ops::lt(self, min), ops::lt(min, max));
+      max_binds = ops::logical_or(ops::gt(self, max), ops::lt(max, min));
+    } else if (min.defined()) {
+      self_kept = ops::ge(self, min);
+      min_binds = ops::lt(self, min);
+    } else {
+      self_kept = ops::le(self, max);
+      max_binds = ops::gt(self, max);
+    }
+    return {add_tangents(add_tangents(selected(self_kept, c.tangents[0]), selected(min_binds, c.tangents[1])),
+                         selected(max_binds, c.tangents[2]))};
+  });
+
+  // Linear in both branches; the condition carries no derivative.
+  registry.add_jvp("where", [](const JvpCall& c) -> TensorList {
+    const Tensor& self = c.tangents[1];
+    const Tensor& other = c.tangents[2];
+    if (!self.defined() && !other.defined()) return {Tensor()};
+    return {ops::where(c.primals[0], self.defined() ? self : ops::lit(0), other.defined() ? other : ops::lit(0))};
+  });
+  registry.add_transpose("where", [](const TransposeCall& c) -> TensorList {
+    const Tensor& condition = c.inputs[0];
+    const Tensor& ct = c.cotangents[0];
+    return {Tensor(), c.linear[1] ? ops::where(condition, ct, ops::lit(0)) : Tensor(),
+            c.linear[2] ? ops::where(condition, ops::lit(0), ct) : Tensor()};
   });
 }
 

@@ -34,6 +34,22 @@ void register_conversion_ad_rules(AdRuleRegistry& registry) {
   registry.add_transpose("to_dtype", [](const TransposeCall& c) -> TensorList {
     return {ops::to_dtype(c.cotangents[0], c.metas[0].dtype)};
   });
+
+  registry.add_jvp("clone", [](const JvpCall& c) -> TensorList { return {ops::clone(c.tangents[0])}; });
+  registry.add_transpose("clone", [](const TransposeCall& c) -> TensorList { return {c.cotangents[0]}; });
+
+  // copy_(self, src): self's new value is src (the op layer has already expanded it to self's
+  // shape) in self's dtype, and so is its tangent, whatever self's tangent was; the interpreter
+  // installs it on self. Writing a src without a tangent leaves self with a zero one.
+  registry.add_jvp("copy_", [](const JvpCall& c) -> TensorList {
+    const Tensor& src = c.tangents[1];
+    const DType dtype = c.primals[0].dtype();
+    if (!src.defined() || !is_floating(dtype)) return {Tensor()};
+    return {src.dtype() == dtype ? src : ops::to_dtype(src, dtype)};
+  });
+
+  // detach is stop_gradient: its result is a constant of every transform.
+  registry.add_non_differentiable("detach");
 }
 
 }  // namespace funcspec::transforms

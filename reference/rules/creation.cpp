@@ -8,6 +8,9 @@ namespace funcspec::transforms {
 // interpreter passes them straight through, and they need no batching rule.
 void register_creation_batch_rules(BatchRuleRegistry&) {}
 
-void register_creation_ad_rules(AdRuleRegistry&) {}
+// Nothing they create depends on a tensor input; the other creation ops decompose into these.
+void register_creation_ad_rules(AdRuleRegistry& registry) {
+  for (const char* op : {"arange", "full"}) registry.add_non_differentiable(op);
+}
 
 }  // namespace funcspec::transforms

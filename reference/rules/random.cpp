@@ -124,6 +124,13 @@ void register_random_batch_rules(BatchRuleRegistry& registry) {
   for (const char* op : {"bernoulli", "normal", "multinomial"}) add_distribution_rule(registry, op);
 }
 
-void register_random_ad_rules(AdRuleRegistry&) {}
+// Draws carry no derivative, not even with respect to their distribution's parameters (normal's
+// mean and std, bernoulli's p), as PyTorch. The in-place draws decompose into these and copy_.
+void register_random_ad_rules(AdRuleRegistry& registry) {
+  for (const char* op : {"rand", "randn", "randint", "bernoulli", "bernoulli.p", "multinomial", "normal",
+                         "normal_functional", "uniform"}) {
+    registry.add_non_differentiable(op);
+  }
+}
 
 }  // namespace funcspec::transforms

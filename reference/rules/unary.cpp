@@ -1,5 +1,8 @@
 // Transform rules of the unary family (elementwise ops of one tensor). Batching: the op applies to
 // every element of the batched value alike, so the batch dim stays where it is.
+#include <functional>
+#include <numbers>
+
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
@@ -19,13 +22,99 @@ void register_unary_batch_rules(BatchRuleRegistry& registry) {
   }
 }
 
-void register_unary_ad_rules(AdRuleRegistry& registry) {
-  registry.add_jvp("sin", [](const JvpCall& c) -> TensorList { return {ops::mul(c.tangents[0], ops::cos(c.primals[0]))}; });
-  registry.add_jvp("cos", [](const JvpCall& c) -> TensorList {
-    return {ops::mul(c.tangents[0], ops::neg(ops::sin(c.primals[0])))};
+namespace {
+
+constexpr double two_over_sqrt_pi = 2 * std::numbers::inv_sqrtpi;
+constexpr double inverse_sqrt_two = std::numbers::sqrt2 / 2;
+
+// The primal-derived factor f'(x) of an elementwise op whose tangent is t * f'(x).
+using DerivativeFactor = std::function<Tensor(const Tensor& self, const Tensor& result, const Attrs& attrs)>;
+
+void add_scaling_rule(AdRuleRegistry& registry, const std::string& op, DerivativeFactor factor) {
+  registry.add_jvp(op, [factor = std::move(factor)](const JvpCall& c) -> TensorList {
+    return {ops::mul(c.tangents[0], factor(c.primals[0], c.outputs[0], c.attrs))};
   });
+}
+
+// d/dx [x Phi(x)] = Phi(x) + x phi(x), with Phi and phi the standard normal cdf and pdf.
+Tensor gelu_exact_derivative(const Tensor& x) {
+  const Tensor cdf = ops::mul(ops::add(ops::erf(ops::mul(x, ops::lit(inverse_sqrt_two))), ops::lit(1)), ops::lit(0.5));
+  const double inverse_sqrt_two_pi = two_over_sqrt_pi * inverse_sqrt_two * 0.5;
+  const Tensor pdf = ops::mul(ops::exp(ops::mul(ops::square(x), ops::lit(-0.5))), ops::lit(inverse_sqrt_two_pi));
+  return ops::add(cdf, ops::mul(x, pdf));
+}
+
+// d/dx [x/2 (1 + tanh u)] with u = sqrt(2/pi) (x + k x^3):
+// (1 + tanh u)/2 + x/2 (1 - tanh^2 u) sqrt(2/pi) (1 + 3k x^2), PyTorch's arrangement.
+Tensor gelu_tanh_derivative(const Tensor& x) {
+  const double sqrt_two_over_pi = two_over_sqrt_pi * inverse_sqrt_two;
+  const double kappa = 0.044715;
+  const Tensor x_squared = ops::square(x);
+  const Tensor inner =
+      ops::mul(ops::add(x, ops::mul(ops::mul(x_squared, x), ops::lit(kappa))), ops::lit(sqrt_two_over_pi));
+  const Tensor tanh_inner = ops::tanh(inner);
+  const Tensor left_derivative = ops::mul(ops::add(tanh_inner, ops::lit(1)), ops::lit(0.5));
+  const Tensor right_derivative = ops::mul(ops::mul(x, ops::lit(0.5)), ops::sub(ops::lit(1), ops::square(tanh_inner)));
+  const Tensor inner_derivative =
+      ops::mul(ops::add(ops::mul(x_squared, ops::lit(3 * kappa)), ops::lit(1)), ops::lit(sqrt_two_over_pi));
+  return ops::add(left_derivative, ops::mul(right_derivative, inner_derivative));
+}
+
+}  // namespace
+
+void register_unary_ad_rules(AdRuleRegistry& registry) {
+  // Piecewise constant (zero derivative almost everywhere) or bool-valued.
+  for (const char* op : {"ceil", "floor", "round", "sign", "logical_not"}) registry.add_non_differentiable(op);
+
   registry.add_jvp("neg", [](const JvpCall& c) -> TensorList { return {ops::neg(c.tangents[0])}; });
   registry.add_transpose("neg", [](const TransposeCall& c) -> TensorList { return {ops::neg(c.cotangents[0])}; });
+
+  add_scaling_rule(registry, "sin", [](const Tensor& x, const Tensor&, const Attrs&) { return ops::cos(x); });
+  add_scaling_rule(registry, "cos", [](const Tensor& x, const Tensor&, const Attrs&) { return ops::neg(ops::sin(x)); });
+  add_scaling_rule(registry, "tan",
+                   [](const Tensor&, const Tensor& y, const Attrs&) { return ops::add(ops::square(y), ops::lit(1)); });
+  add_scaling_rule(registry, "tanh",
+                   [](const Tensor&, const Tensor& y, const Attrs&) { return ops::sub(ops::lit(1), ops::square(y)); });
+  add_scaling_rule(registry, "sigmoid",
+                   [](const Tensor&, const Tensor& y, const Attrs&) { return ops::mul(ops::sub(ops::lit(1), y), y); });
+  add_scaling_rule(registry, "exp", [](const Tensor&, const Tensor& y, const Attrs&) { return y; });
+  add_scaling_rule(registry, "expm1",
+                   [](const Tensor&, const Tensor& y, const Attrs&) { return ops::add(y, ops::lit(1)); });
+  add_scaling_rule(registry, "erf", [](const Tensor& x, const Tensor&, const Attrs&) {
+    return ops::mul(ops::exp(ops::neg(ops::square(x))), ops::lit(two_over_sqrt_pi));
+  });
+  // sign(0) = 0: abs'(0) = 0, as PyTorch.
+  add_scaling_rule(registry, "abs", [](const Tensor& x, const Tensor&, const Attrs&) { return ops::sign(x); });
+  add_scaling_rule(registry, "square",
+                   [](const Tensor& x, const Tensor&, const Attrs&) { return ops::mul(x, ops::lit(2)); });
+  add_scaling_rule(registry, "reciprocal",
+                   [](const Tensor&, const Tensor& y, const Attrs&) { return ops::neg(ops::square(y)); });
+  add_scaling_rule(registry, "rsqrt", [](const Tensor&, const Tensor& y, const Attrs&) {
+    return ops::mul(ops::mul(ops::square(y), y), ops::lit(-0.5));
+  });
+  add_scaling_rule(registry, "gelu", [](const Tensor& x, const Tensor&, const Attrs& attrs) {
+    return attrs.get_string("approximate") == "tanh" ? gelu_tanh_derivative(x) : gelu_exact_derivative(x);
+  });
+  // Beyond the threshold softplus is the identity, and so is its derivative (PyTorch's
+  // softplus_backward); below it, d/dx log(1 + e^(beta x)) / beta = sigmoid(beta x).
+  add_scaling_rule(registry, "softplus", [](const Tensor& x, const Tensor&, const Attrs& attrs) {
+    const Tensor scaled = ops::mul(x, ops::lit(attrs.get_float("beta")));
+    return ops::where(ops::gt(scaled, ops::lit(attrs.get_float("threshold"))), ops::lit(1), ops::sigmoid(scaled));
+  });
+
+  // Divisions rather than products with a reciprocal, as PyTorch's formulas.
+  registry.add_jvp("log", [](const JvpCall& c) -> TensorList { return {ops::div(c.tangents[0], c.primals[0])}; });
+  registry.add_jvp("log1p", [](const JvpCall& c) -> TensorList {
+    return {ops::div(c.tangents[0], ops::add(c.primals[0], ops::lit(1)))};
+  });
+  registry.add_jvp("sqrt", [](const JvpCall& c) -> TensorList {
+    return {ops::div(c.tangents[0], ops::mul(c.outputs[0], ops::lit(2)))};
+  });
+  // relu'(0) = 0, as PyTorch. A select rather than a product with a 0/1 mask, which would turn an
+  // infinite tangent where x < 0 into NaN.
+  registry.add_jvp("relu", [](const JvpCall& c) -> TensorList {
+    return {ops::where(ops::gt(c.outputs[0], ops::lit(0)), c.tangents[0], ops::lit(0))};
+  });
 }
 
 }  // namespace funcspec::transforms
