@@ -319,5 +319,64 @@ TEST(AdIndex, MaskedFill) {
   expect_same(value_gradient, {3});
 }
 
+// ---- second order in every mode ----
+
+void expect_near(const Tensor& got, const Tensor& want) {
+  ASSERT_EQ(got.shape(), want.shape());
+  const std::vector<double> a = values(got);
+  const std::vector<double> b = values(want);
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-12 * (1 + std::abs(b[i]))) << "element " << i;
+}
+
+TEST(AdStructural, SecondDerivativesAgreeInEveryMode) {
+  // Forward over forward runs the jvp rules of the jvp rules; forward over reverse the jvp rules of
+  // the transposes; reverse over reverse the transposes of the transposes.
+  const Tensor index = int64_values({0, 3, 2, 2, 1, 0}, {3, 2});
+  const Tensor columns = int64_values({3, 1}, {2});
+  const Tensor rows = int64_values({2, 0}, {2});
+  const Tensor mask = from_values({1, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1}, {3, 4}, DType::Bool);
+  const std::vector<std::pair<std::string, Fn1>> functions = {
+      {"views",
+       [](const Tensor& x) {
+         const Tensor a = ops::mul(ops::diagonal(x, 1), ops::select(x, 1, 2));
+         const Tensor b =
+             ops::permute(ops::view(ops::slice(ops::select(x, 0, 1), 0, 0, std::nullopt, 2), {2, 1}), {1, 0});
+         const Tensor c = ops::squeeze(ops::expand(ops::unsqueeze(x, 0), {2, 3, 4}), {1});
+         return ops::add(ops::add(ops::sum(ops::mul(a, a)), ops::sum(ops::mul(b, ops::flip(b, {0})))),
+                         ops::sum(ops::mul(c, c)));
+       }},
+      {"reductions",
+       [](const Tensor& x) {
+         const Tensor p = ops::prod(ops::slice(x, 1, 1, 3), Dims{1});
+         const Tensor q = ops::prod(ops::mul(x, ops::sum(x, Dims{}, true)), Dims{0, 1}, true);
+         return ops::add(ops::sum(ops::mul(p, p)), ops::sum(ops::mul(q, ops::sum(x, Dims{1}, true))));
+       }},
+      {"scans",
+       [](const Tensor& x) {
+         const Tensor running = ops::mul(ops::cumprod(x, 1), ops::roll(x, {1}, {0}));
+         const Tensor sorted = ops::mul(ops::sort(x, 1).first, ops::cumsum(x, 0));
+         return ops::add(ops::sum(running), ops::sum(ops::mul(sorted, ops::topk(x, 4, 1).first)));
+       }},
+      {"indexing",
+       [&](const Tensor& x) {
+         const Tensor g = ops::mul(ops::gather(x, 1, index), ops::index_select(x, 1, columns));
+         const Tensor joined = ops::cat({x, ops::mul(x, x)}, 0);
+         const Tensor added = ops::index_add(x, 0, rows, ops::mul(ops::slice(x, 0, 0, 2), ops::lit(1.5)));
+         const Tensor scattered = ops::scatter_add(x, 1, index, ops::mul(x, x));
+         const Tensor filled = ops::masked_fill(ops::mul(x, x), mask, ops::sum(x));
+         Tensor total = ops::sum(ops::mul(g, g));
+         for (const Tensor& t : {joined, added, scattered, filled}) total = ops::add(total, ops::sum(ops::mul(t, t)));
+         return total;
+       }},
+  };
+  const Tensor x = sample({3, 4});
+  for (const auto& [name, f] : functions) {
+    SCOPED_TRACE(name);
+    const Tensor forward_over_reverse = call1(jacfwd(jacrev(lift(f))), x);
+    expect_near(call1(jacrev(jacrev(lift(f))), x), forward_over_reverse);
+    expect_near(call1(jacfwd(jacfwd(lift(f))), x), forward_over_reverse);
+  }
+}
+
 }  // namespace
 }  // namespace funcspec::transforms
