@@ -10,6 +10,7 @@
 // kernels', on the batched values.
 #include <algorithm>
 
+#include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
 #include "reference/transforms/ad_rules.h"
@@ -149,6 +150,125 @@ void register_index_batch_rules(BatchRuleRegistry& registry) {
   registry.add("masked_fill", masked_fill_rule);
 }
 
-void register_index_ad_rules(AdRuleRegistry&) {}
+namespace {
+
+bool is_legacy_empty(const Shape& shape) { return shape == Shape{0}; }
+
+// `tangent`, or zeros shaped like `primal` when it is a symbolic zero: for linear ops that must
+// still be given some value at that position.
+Tensor tangent_or_zeros(const Tensor& tangent, const Tensor& primal) {
+  return tangent.defined() ? tangent : zeros_of({primal.shape(), primal.dtype()}, primal.device());
+}
+
+// gather's cotangent of src (which may extend past the index in any dim): the cotangent at the
+// gathered positions, zero elsewhere.
+Tensor padded_to(const Tensor& piece, const Shape& shape) {
+  if (piece.shape() == shape) return piece;
+  std::vector<std::int64_t> pad;
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    pad.push_back(0);
+    pad.push_back(shape[k] - piece.shape()[k]);
+  }
+  return ops::pad(piece, pad);
+}
+
+TensorList cat_transpose(const TransposeCall& c) {
+  const auto reference =
+      std::find_if(c.metas.begin(), c.metas.end(), [](const TensorMeta& m) { return !is_legacy_empty(m.shape); });
+  const bool all_legacy = reference == c.metas.end();
+  const std::int64_t rank = all_legacy ? 1 : static_cast<std::int64_t>(reference->shape.size());
+  const std::int64_t dim = wrap_dim(c.attrs.get_int("dim"), rank, "cat");
+  const Tensor& ct = c.cotangents[0];
+  TensorList cotangents(c.metas.size());
+  std::int64_t offset = 0;
+  for (std::size_t i = 0; i < c.metas.size(); ++i) {
+    // A legacy empty tensor took no part (and has no elements to receive anything).
+    if (!all_legacy && is_legacy_empty(c.metas[i].shape)) continue;
+    const std::int64_t width = c.metas[i].shape[static_cast<std::size_t>(dim)];
+    if (c.linear[i]) cotangents[i] = ops::slice(ct, dim, offset, offset + width);
+    offset += width;
+  }
+  return cotangents;
+}
+
+TensorList masked_fill_tangent(const JvpCall& c) {
+  const Tensor& mask = c.primals[1];
+  const DType dtype = c.outputs[0].dtype();
+  if (!is_floating(dtype)) return {Tensor()};
+  const Tensor kept = c.tangents[0].defined() ? ops::masked_fill(c.tangents[0], mask, ops::lit(0.0)) : Tensor();
+  const Tensor filled =
+      c.tangents[2].defined() ? ops::mul(ops::to_dtype(mask, dtype), ops::to_dtype(c.tangents[2], dtype)) : Tensor();
+  return {add_tangents(kept, filled)};
+}
+
+// The value's cotangent is what the filled positions received.
+TensorList masked_fill_transpose(const TransposeCall& c) {
+  const Tensor& ct = c.cotangents[0];
+  const Tensor& mask = c.inputs[1];
+  const Tensor zero = ops::lit(0.0);
+  Tensor value;
+  if (c.linear[2])
+    value = ops::to_dtype(ops::sum(ops::masked_fill(ct, ops::logical_not(mask), zero)), c.metas[2].dtype);
+  return {c.linear[0] ? ops::masked_fill(ct, mask, zero) : Tensor(), Tensor(), value};
+}
+
+}  // namespace
+
+void register_index_ad_rules(AdRuleRegistry& registry) {
+  // Linear in every tensor: the tangents joined, zeros standing in for constant pieces.
+  registry.add_jvp("cat", [](const JvpCall& c) -> TensorList {
+    if (std::none_of(c.tangents.begin(), c.tangents.end(), [](const Tensor& t) { return t.defined(); }))
+      return {Tensor()};
+    TensorList pieces;
+    for (std::size_t i = 0; i < c.primals.size(); ++i) pieces.push_back(tangent_or_zeros(c.tangents[i], c.primals[i]));
+    return {call_one("cat", pieces, c.attrs)};
+  });
+  registry.add_transpose("cat", cat_transpose);
+
+  registry.add_jvp("gather", [](const JvpCall& c) -> TensorList {
+    return {call_one("gather", {c.tangents[0], c.primals[1]}, c.attrs)};
+  });
+  registry.add_transpose("gather", [](const TransposeCall& c) -> TensorList {
+    const Tensor& ct = c.cotangents[0];
+    return {call_one("scatter_add", {zeros_of(c.metas[0], ct.device()), c.inputs[1], ct}, c.attrs), Tensor()};
+  });
+
+  registry.add_jvp("index_select", [](const JvpCall& c) -> TensorList {
+    return {call_one("index_select", {c.tangents[0], c.primals[1]}, c.attrs)};
+  });
+  registry.add_transpose("index_select", [](const TransposeCall& c) -> TensorList {
+    const Tensor& ct = c.cotangents[0];
+    const Attrs attrs{{"dim", c.attrs.get_int("dim")}};
+    return {call_one("index_add", {zeros_of(c.metas[0], ct.device()), c.inputs[1], ct}, attrs), Tensor()};
+  });
+
+  // index_add and scatter_add are linear in self and in the added tensor together.
+  for (const char* name : {"index_add", "scatter_add"}) {
+    const std::string op = name;
+    registry.add_jvp(op, [op](const JvpCall& c) -> TensorList {
+      if (!c.tangents[2].defined()) return {c.tangents[0]};
+      return {call_one(op, {tangent_or_zeros(c.tangents[0], c.primals[0]), c.primals[1], c.tangents[2]}, c.attrs)};
+    });
+  }
+  registry.add_transpose("index_add", [](const TransposeCall& c) -> TensorList {
+    const Tensor& ct = c.cotangents[0];
+    Tensor source;
+    if (c.linear[2]) {
+      source = ops::index_select(ct, c.attrs.get_int("dim"), c.inputs[1]);
+      const Scalar alpha = c.attrs.get_scalar("alpha");
+      if (alpha != Scalar(std::int64_t{1})) source = ops::mul(source, ops::lit(alpha));
+    }
+    return {c.linear[0] ? ct : Tensor(), Tensor(), source};
+  });
+  registry.add_transpose("scatter_add", [](const TransposeCall& c) -> TensorList {
+    const Tensor& ct = c.cotangents[0];
+    const Tensor src =
+        c.linear[2] ? padded_to(call_one("gather", {ct, c.inputs[1]}, c.attrs), c.metas[2].shape) : Tensor();
+    return {c.linear[0] ? ct : Tensor(), Tensor(), src};
+  });
+
+  registry.add_jvp("masked_fill", masked_fill_tangent);
+  registry.add_transpose("masked_fill", masked_fill_transpose);
+}
 
 }  // namespace funcspec::transforms

@@ -4,10 +4,12 @@
 // [reduction order]), which the front batch dim does not change, so the batch computes bit for bit
 // what each example would.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <span>
 
-#include "reference/core/shape.h"
 #include "reference/api/ops.h"
+#include "reference/core/shape.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
 #include "reference/transforms/ad_rules.h"
@@ -97,27 +99,129 @@ void register_reduce_batch_rules(BatchRuleRegistry& registry) {
   }
 }
 
+namespace {
+
+// The wrapped, sorted dims a `int[]? dim` reduction of a rank-`rank` input reduces: None and []
+// mean every dim, and a rank-0 input reduces none (its dims 0 and -1 name nothing).
+std::vector<std::int64_t> reduced_dims_of(const Attrs& attrs, std::int64_t rank, const char* op) {
+  const std::optional<std::vector<std::int64_t>> dim = attrs.get_optional_int_list("dim");
+  std::vector<std::int64_t> dims;
+  if (rank == 0) return dims;
+  if (dim && !dim->empty()) {
+    dims = wrap_dims(*dim, rank, op);
+  } else {
+    dims.resize(static_cast<std::size_t>(rank));
+    std::iota(dims.begin(), dims.end(), std::int64_t{0});
+  }
+  std::sort(dims.begin(), dims.end());
+  return dims;
+}
+
+// A reduction's result (or cotangent) with its reduced dims back as size 1, so that it broadcasts
+// against the input.
+Tensor with_reduced_dims_kept(const Tensor& reduced, const std::vector<std::int64_t>& dims, bool keepdim) {
+  if (keepdim) return reduced;
+  Tensor kept = reduced;
+  for (std::int64_t d : dims) kept = ops::unsqueeze(kept, d);
+  return kept;
+}
+
+// The tangent of a reduction whose result moves by sum(t * weight) over the reduced dims, `weight`
+// being the derivative of the result with respect to each input element.
+Tensor weighted_sum_tangent(const Tensor& tangent, const Tensor& weight, const Attrs& attrs) {
+  if (!tangent.defined()) return Tensor();
+  return ops::sum(ops::mul(tangent, weight), attrs.get_optional_int_list("dim"), attrs.get_bool("keepdim"));
+}
+
+// The product along `dim` of every element of the lane but the one at each position, without
+// dividing (so exact where the lane holds zeros): exclusive running products from both ends.
+Tensor product_of_others_along(const Tensor& x, std::int64_t dim) {
+  const std::int64_t n = x.shape()[static_cast<std::size_t>(dim)];
+  Shape unit = x.shape();
+  unit[static_cast<std::size_t>(dim)] = 1;
+  const Tensor ones = ops::ones(unit, x.dtype(), std::string(device_name(x.device())));
+  const Tensor before = ops::cumprod(ops::cat({ones, ops::slice(x, dim, 0, n - 1)}, dim), dim);
+  const Tensor reversed_after = ops::cumprod(ops::flip(ops::cat({ops::slice(x, dim, 1, n), ones}, dim), {dim}), dim);
+  return ops::mul(before, ops::flip(reversed_after, {dim}));
+}
+
+// d prod(x over dims) / dx: the product of every other element reduced with it. Over several dims
+// it is the product of the other slices of the first dim times the product of the others within
+// the slice.
+Tensor product_of_others(const Tensor& x, std::span<const std::int64_t> dims) {
+  if (dims.size() == 1) return product_of_others_along(x, dims[0]);
+  const std::span<const std::int64_t> rest = dims.subspan(1);
+  const Tensor slice_products = ops::prod(x, std::vector<std::int64_t>(rest.begin(), rest.end()), /*keepdim=*/true);
+  return ops::mul(product_of_others_along(slice_products, dims[0]), product_of_others(x, rest));
+}
+
+// The share of amax/amin's (or the inf-norm's) derivative each element of `values` gets: the
+// elements equal to the extreme split it evenly, as PyTorch. A NaN extreme came from the NaN
+// elements, which split it instead.
+Tensor even_split_among_extremes(const Tensor& values, const Tensor& extreme, const Attrs& attrs) {
+  const Tensor is_extreme = ops::logical_or(ops::eq(values, extreme), ops::ne(values, values));
+  const Tensor mask = ops::to_dtype(is_extreme, values.dtype());
+  return ops::div(mask, ops::sum(mask, attrs.get_optional_int_list("dim"), /*keepdim=*/true));
+}
+
+// d norm_p(x) / dx as PyTorch's norm_backward computes it, `norm` having the reduced dims kept.
+// Where the norm is 0 the derivative is taken as 0 (p >= 1), and where an element is 0 its share
+// is 0 (p < 1), instead of the 0/0 of the formula.
+Tensor norm_weight(const Tensor& x, const Tensor& norm, double p, const Attrs& attrs) {
+  const Tensor zero = ops::lit(0.0);
+  const Tensor at_zero_norm = ops::eq(norm, zero);
+  if (std::isinf(p)) {
+    return ops::mul(ops::sign(x), even_split_among_extremes(ops::abs(x), norm, attrs));
+  }
+  if (p == 1) return ops::sign(x);
+  if (p == 2) return ops::masked_fill(ops::div(x, norm), at_zero_norm, zero);
+  const Tensor scaled = ops::mul(ops::sign(x), ops::pow(ops::abs(x), ops::lit(p - 1)));
+  if (p < 1) return ops::mul(ops::masked_fill(scaled, ops::eq(x, zero), zero), ops::pow(norm, ops::lit(1 - p)));
+  return ops::masked_fill(ops::div(scaled, ops::pow(norm, ops::lit(p - 1))), at_zero_norm, zero);
+}
+
+}  // namespace
+
 void register_reduce_ad_rules(AdRuleRegistry& registry) {
   registry.add_jvp("sum", [](const JvpCall& c) -> TensorList { return {call_one("sum", {c.tangents[0]}, c.attrs)}; });
   // Each input element contributes once to its reduced result: the cotangent comes back by
   // re-inserting the reduced dims and expanding.
   registry.add_transpose("sum", [](const TransposeCall& c) -> TensorList {
     const Shape& shape = c.metas[0].shape;
-    const auto rank = static_cast<std::int64_t>(shape.size());
-    const std::optional<std::vector<std::int64_t>> dim = c.attrs.get_optional_int_list("dim");
-    std::vector<std::int64_t> dims;
-    if (dim && !dim->empty()) {
-      dims = wrap_dims(*dim, rank, "sum");
-    } else {
-      for (std::int64_t d = 0; d < rank; ++d) dims.push_back(d);
-    }
-    std::sort(dims.begin(), dims.end());
-    Tensor ct = c.cotangents[0];
-    if (!c.attrs.get_bool("keepdim")) {
-      for (std::int64_t d : dims) ct = ops::unsqueeze(ct, d);
-    }
-    return {ops::to_dtype(ops::expand(ct, shape), c.metas[0].dtype)};
+    const std::vector<std::int64_t> dims = reduced_dims_of(c.attrs, static_cast<std::int64_t>(shape.size()), "sum");
+    const Tensor kept = with_reduced_dims_kept(c.cotangents[0], dims, c.attrs.get_bool("keepdim"));
+    return {ops::to_dtype(ops::expand(kept, shape), c.metas[0].dtype)};
   });
+
+  registry.add_jvp("prod", [](const JvpCall& c) -> TensorList {
+    const Tensor& x = c.primals[0];
+    const std::vector<std::int64_t> dims = reduced_dims_of(c.attrs, x.dim(), "prod");
+    // An empty product is the constant 1; a rank-0 one is x itself.
+    if (x.numel() == 0) return {Tensor()};
+    if (dims.empty()) return {c.tangents[0]};
+    return {weighted_sum_tangent(c.tangents[0], product_of_others(x, dims), c.attrs)};
+  });
+
+  for (const char* name : {"amax", "amin"}) {
+    registry.add_jvp(name, [name](const JvpCall& c) -> TensorList {
+      const Tensor& x = c.primals[0];
+      const std::vector<std::int64_t> dims = reduced_dims_of(c.attrs, x.dim(), name);
+      const Tensor extreme = with_reduced_dims_kept(c.outputs[0], dims, c.attrs.get_bool("keepdim"));
+      return {weighted_sum_tangent(c.tangents[0], even_split_among_extremes(x, extreme, c.attrs), c.attrs)};
+    });
+  }
+
+  registry.add_jvp("norm", [](const JvpCall& c) -> TensorList {
+    const Tensor& x = c.primals[0];
+    const double p = c.attrs.get_scalar("p").to<double>();
+    // p = 0 counts the non-zero elements: piecewise constant.
+    if (p == 0) return {Tensor()};
+    const std::vector<std::int64_t> dims = reduced_dims_of(c.attrs, x.dim(), "norm");
+    const Tensor norm = with_reduced_dims_kept(c.outputs[0], dims, c.attrs.get_bool("keepdim"));
+    return {weighted_sum_tangent(c.tangents[0], norm_weight(x, norm, p, c.attrs), c.attrs)};
+  });
+
+  for (const char* name : {"all", "any", "argmax", "argmin"}) registry.add_non_differentiable(name);
 }
 
 }  // namespace funcspec::transforms

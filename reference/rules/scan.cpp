@@ -3,6 +3,7 @@
 // on; each lane of the batch is a lane of one example, so the results are those of the examples.
 #include <functional>
 
+#include "reference/api/ops.h"
 #include "reference/core/shape.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
@@ -99,6 +100,65 @@ void register_scan_batch_rules(BatchRuleRegistry& registry) {
                [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) { return roll_rule(in, attrs); });
 }
 
-void register_scan_ad_rules(AdRuleRegistry&) {}
+namespace {
+
+// d cumprod(x)_i / dx_k = prod_{j <= i, j != k} x_j for k <= i (0 above the diagonal), as an
+// [..., k, i] matrix per lane of x (moved last), computed without dividing so that zeros in x give
+// PyTorch's exact derivative: row k is the running product of the lane with x_k replaced by 1.
+Tensor cumprod_jacobian_transposed(const Tensor& lanes) {
+  const std::int64_t n = lanes.shape().back();
+  const Tensor positions = ops::arange(0, n, 1, DType::Int64, std::string(device_name(lanes.device())));
+  const Tensor row = ops::unsqueeze(positions, 1);
+  const Tensor column = ops::unsqueeze(positions, 0);
+  const Tensor others = ops::masked_fill(ops::unsqueeze(lanes, -2), ops::eq(row, column), ops::lit(1.0));
+  return ops::masked_fill(ops::cumprod(others, -1), ops::gt(row, column), ops::lit(0.0));
+}
+
+Tensor cumprod_tangent(const JvpCall& c) {
+  const Tensor& x = c.primals[0];
+  const Tensor& t = c.tangents[0];
+  if (x.dim() == 0) return t;
+  const std::int64_t dim = wrap_dim(c.attrs.get_int("dim"), x.dim(), "cumprod");
+  const Tensor lanes = ops::movedim(x, {dim}, {-1});
+  const Tensor tangent_lanes = ops::movedim(t, {dim}, {-1});
+  // dy_i = sum_k J_ik t_k.
+  const Tensor jacobian_t = cumprod_jacobian_transposed(lanes);
+  const Tensor tangent =
+      ops::sum(ops::mul(ops::unsqueeze(tangent_lanes, -1), jacobian_t), std::vector<std::int64_t>{-2});
+  return ops::movedim(tangent, {-1}, {dim});
+}
+
+// sort and topk: the values are the input's elements at the returned indices.
+TensorList gathered_values_tangent(const JvpCall& c) {
+  const Tensor& t = c.tangents[0];
+  if (c.primals[0].dim() == 0) return {t, Tensor()};
+  return {ops::gather(t, c.attrs.get_int("dim"), c.outputs[1]), Tensor()};
+}
+
+}  // namespace
+
+void register_scan_ad_rules(AdRuleRegistry& registry) {
+  for (const char* name : {"cumsum", "flip", "roll"}) {
+    const std::string op = name;
+    registry.add_jvp(op, [op](const JvpCall& c) -> TensorList { return {call_one(op, {c.tangents[0]}, c.attrs)}; });
+  }
+  // Element i of the cotangent reaches every running sum from i on: a running sum from the end.
+  registry.add_transpose("cumsum", [](const TransposeCall& c) -> TensorList {
+    const Tensor& ct = c.cotangents[0];
+    if (ct.dim() == 0) return {ct};
+    const std::int64_t dim = wrap_dim(c.attrs.get_int("dim"), ct.dim(), "cumsum");
+    return {ops::flip(ops::cumsum(ops::flip(ct, {dim}), dim), {dim})};
+  });
+  registry.add_transpose(
+      "flip", [](const TransposeCall& c) -> TensorList { return {call_one("flip", {c.cotangents[0]}, c.attrs)}; });
+  registry.add_transpose("roll", [](const TransposeCall& c) -> TensorList {
+    std::vector<std::int64_t> back = c.attrs.get_int_list("shifts");
+    for (std::int64_t& shift : back) shift = -shift;
+    return {ops::roll(c.cotangents[0], back, c.attrs.get_int_list("dims"))};
+  });
+  registry.add_jvp("cumprod", [](const JvpCall& c) -> TensorList { return {cumprod_tangent(c)}; });
+  registry.add_jvp("sort", gathered_values_tangent);
+  registry.add_jvp("topk", gathered_values_tangent);
+}
 
 }  // namespace funcspec::transforms
