@@ -6,6 +6,8 @@
 #include "reference/core/error.h"
 #include "reference/ops/dispatch.h"
 #include "reference/transforms/ad_rules.h"
+#include "reference/transforms/batched.h"
+#include "reference/transforms/dual.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -24,7 +26,32 @@ Tensor meta_placeholder(const Tensor& t, const Shape& shape, const Strides& stri
   return placeholder;
 }
 
+// The storage a tensor's values live in, looking through the wrappers of every transform.
+const Storage* underlying_storage(const Tensor& t) {
+  Tensor current = t;
+  while (current.defined()) {
+    if (current.has_storage()) return current.storage().get();
+    if (const auto* batched = dynamic_cast<const BatchedPayload*>(current.payload())) {
+      current = batched->value();
+    } else if (const auto* dual = dynamic_cast<const DualPayload*>(current.payload())) {
+      current = dual->primal();
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+void LinearTape::snapshot_constants_sharing(const Storage* storage, const std::function<Tensor(const Tensor&)>& copy) {
+  if (storage == nullptr) return;
+  for (LinearNode& node : nodes_) {
+    for (Tensor& constant : node.constants) {
+      if (constant.defined() && underlying_storage(constant) == storage) constant = copy(constant);
+    }
+  }
+}
 
 std::int64_t LinearTape::new_variable(TensorMeta meta, Device device) {
   metas_.push_back(std::move(meta));
@@ -126,6 +153,13 @@ TensorList LinearInterpreter::process(const OpDef& op, const TensorList& inputs,
   }
   if (!any) {
     LowerScope lower(*this);
+    // An in-place write must not change the values the tape saved: those it is about to overwrite
+    // are copied first, as they are now (PyTorch instead refuses, through version counters).
+    for (std::size_t position : written_inputs(op)) {
+      if (position >= inputs.size()) continue;
+      tape_->snapshot_constants_sharing(underlying_storage(inputs[position]),
+                                        [](const Tensor& t) { return ops::clone(t); });
+    }
     return call(op, inputs, attrs);
   }
   FUNCSPEC_INTERNAL_ASSERT(
