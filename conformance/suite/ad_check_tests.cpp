@@ -22,6 +22,7 @@
 #include <stdexcept>
 
 #include "conformance/suite/conformance_test.h"
+#include "conformance/samples/sample_checks.h"
 #include "conformance/suite/op_sample_cases.h"
 #include "conformance/suite/tensor_to_case.h"
 #include "conformance/suite/variant_samples.h"
@@ -175,29 +176,56 @@ struct Difference {
 
 Difference central_difference(const std::function<TensorList(const TensorList&)>& value, const TensorList& at,
                               const TensorList& direction) {
-  const Scalar h(1e-20);
-  TensorList plus;
-  TensorList minus;
-  for (std::size_t k = 0; k < at.size(); ++k) {
-    const Tensor step = ops::mul(direction[k], ops::lit(h));
-    plus.push_back(ops::add(at[k], step));
-    minus.push_back(ops::sub(at[k], step));
-  }
-  const TensorList up = value(plus);
-  const TensorList mid = value(at);
-  const TensorList down = value(minus);
-  Difference d;
-  for (std::size_t r = 0; r < up.size(); ++r) {
-    const Tensor forward = ops::div(ops::sub(up[r], mid[r]), ops::lit(h));
-    const Tensor backward = ops::div(ops::sub(mid[r], down[r]), ops::lit(h));
-    d.derivative.push_back(ops::div(ops::sub(up[r], down[r]), ops::lit(Scalar(2e-20))));
-    const std::vector<double> a = ops::to_dtype(forward, DType::Float64).to_vector<double>();
-    const std::vector<double> b = ops::to_dtype(backward, DType::Float64).to_vector<double>();
-    for (std::size_t e = 0; e < a.size(); ++e) {
-      if (!(std::abs(a[e] - b[e]) <= 1e-12 * (1 + std::abs(a[e])))) d.kink = true;
+  // Two steps: at a smooth point the central differences agree to ~h^2; across a kink or a jump
+  // (a tie of maximum) the one-sided differences, or the two steps, disagree by orders of magnitude.
+  auto central = [&](double step, TensorList* one_sided_forward, TensorList* one_sided_backward) {
+    const Scalar h(step);
+    TensorList plus;
+    TensorList minus;
+    for (std::size_t k = 0; k < at.size(); ++k) {
+      const Tensor delta = ops::mul(direction[k], ops::lit(h));
+      plus.push_back(ops::add(at[k], delta));
+      minus.push_back(ops::sub(at[k], delta));
     }
+    const TensorList up = value(plus);
+    const TensorList down = value(minus);
+    TensorList out;
+    const TensorList mid = one_sided_forward != nullptr ? value(at) : TensorList{};
+    for (std::size_t r = 0; r < up.size(); ++r) {
+      out.push_back(ops::div(ops::sub(up[r], down[r]), ops::lit(Scalar(2 * step))));
+      if (one_sided_forward != nullptr) {
+        one_sided_forward->push_back(ops::div(ops::sub(up[r], mid[r]), ops::lit(h)));
+        one_sided_backward->push_back(ops::div(ops::sub(mid[r], down[r]), ops::lit(h)));
+      }
+    }
+    return out;
+  };
+  TensorList forward;
+  TensorList backward;
+  Difference d;
+  d.derivative = central(1e-20, &forward, &backward);
+  const TensorList coarse = central(1e-17, nullptr, nullptr);
+  auto disagree = [](const Tensor& a, const Tensor& b) {
+    const std::vector<double> x = ops::to_dtype(a, DType::Float64).to_vector<double>();
+    const std::vector<double> y = ops::to_dtype(b, DType::Float64).to_vector<double>();
+    for (std::size_t e = 0; e < x.size(); ++e) {
+      if (!(std::abs(x[e] - y[e]) <= 1e-12 * (1 + std::abs(x[e])))) return true;
+    }
+    return false;
+  };
+  for (std::size_t r = 0; r < d.derivative.size(); ++r) {
+    d.kink = d.kink || disagree(forward[r], backward[r]) || disagree(d.derivative[r], coarse[r]);
   }
   return d;
+}
+
+bool any_non_finite(const TensorList& tensors) {
+  for (const Tensor& t : tensors) {
+    for (double v : ops::to_dtype(ops::contiguous(t), DType::Float64).to_vector<double>()) {
+      if (!std::isfinite(v)) return true;
+    }
+  }
+  return false;
 }
 
 // --- Case building ---
@@ -335,17 +363,19 @@ Case jvp_fd_case(const AdSample& s, const OpFunction& f, const std::string& id, 
   const Difference d =
       central_difference([&](const TensorList& at) { return oracle.run(at); }, primals_of(oracle), directions);
   TensorList derivative = d.derivative;
-  if (d.kink) {
-    c.description = "at a kink of the op: the expectation is the specified one-sided derivative (reference jvp)";
-    std::vector<PyTree> primals;
-    std::vector<PyTree> tangents;
-    for (std::size_t k = 0; k < directions.size(); ++k) {
-      primals.emplace_back(primals_of(oracle)[k]);
-      tangents.emplace_back(directions[k]);
-    }
-    derivative.clear();
-    const transforms::JvpResult pushed = transforms::jvp(oracle.tuple_function(), primals, tangents);
-    for (const PyTree& t : pushed.tangent.children()) derivative.push_back(t.tensor());
+  std::vector<PyTree> primals;
+  std::vector<PyTree> tangents;
+  for (std::size_t k = 0; k < directions.size(); ++k) {
+    primals.emplace_back(primals_of(oracle)[k]);
+    tangents.emplace_back(directions[k]);
+  }
+  const transforms::JvpResult pushed = transforms::jvp(oracle.tuple_function(), primals, tangents);
+  TensorList specified;
+  for (const PyTree& t : pushed.tangent.children()) specified.push_back(t.tensor());
+  if (d.kink || any_non_finite(specified)) {
+    c.description = "where the op has no derivative (a kink, or an infinite slope) the expectation is the specified "
+                    "one (docs/ops, Derivatives), from the reference's forward mode";
+    derivative = specified;
   } else {
     c.description = "jvp along a random direction equals central finite differences in the oracle dtype";
   }
@@ -561,10 +591,11 @@ Case higher_case(const AdSample& s, const OpFunction& f, const std::string& id, 
   const TensorList lower = lower_order(oracle, oracle_weights, at, order);
   const Difference d = central_difference(
       [&](const TensorList& point) { return lower_order(oracle, oracle_weights, point, order); }, at, directions);
+  const bool specified = d.kink || any_non_finite(lower);
   c.description = fmt::format("order {}: jvp of the order-{} derivative equals its central finite differences{}", order,
-                              order - 1, d.kink ? " (at a kink: one-sided choice from the reference)" : "");
+                              order - 1, specified ? " (no limit exists here: the specified value, from the reference)" : "");
   TensorList top = d.derivative;
-  if (d.kink) {
+  if (specified) {
     std::vector<PyTree> primals;
     std::vector<PyTree> tangents;
     for (std::size_t k = 0; k < at.size(); ++k) {
@@ -635,28 +666,28 @@ void add_ad_check_tests(const SuiteOptions& options, ConformanceTests& tests) {
           const Tensor& t = s.sample.inputs[p];
           if (t.defined() && !t.is_wrapped_number() && is_floating(t.dtype())) s.floating.push_back(p);
         }
-        if (s.floating.empty() || !all_finite(s.sample)) continue;
-        // Which results are floating is known only by running the op: cheap, on meta.
+        // An explicit result dtype pins the computation to that dtype, which the oracle cannot extend.
+        const bool pinned_dtype = s.sample.attrs.has("dtype") && !s.sample.attrs.is_none("dtype");
+        if (s.floating.empty() || !all_finite(s.sample) || pinned_dtype) continue;
+        // Which results are floating is known only by running the op (once, in the sample's dtype).
+        // Derivatives are checked where the op's values are finite and keep the inputs' dtype: a
+        // NaN result (sqrt of a negative) has no derivative to check, and a result cast to another
+        // dtype (to_dtype, sum(dtype=...)) is not a function the oracle can extend.
         OpFunction f{name, s.sample.attrs, s.sample.inputs, s.floating, {}};
         std::size_t result_count = 0;
+        bool checkable = true;
         try {
-          TensorList metas;
-          for (const Tensor& t : s.sample.inputs) {
-            if (!t.defined() || t.is_wrapped_number()) {
-              metas.push_back(t);
-              continue;
-            }
-            metas.push_back(Tensor::empty(t.shape(), t.dtype(), Device::Meta));
-          }
-          const TensorList out = call(*op, metas, s.sample.attrs);
+          const TensorList out = call(*op, samples::clone_inputs(s.sample.inputs), s.sample.attrs);
           result_count = out.size();
           for (std::size_t r = 0; r < out.size(); ++r) {
-            if (is_floating(out[r].dtype())) f.results.push_back(r);
+            if (!is_floating(out[r].dtype())) continue;
+            f.results.push_back(r);
+            checkable = checkable && out[r].dtype() == dtype && !any_non_finite({out[r]});
           }
         } catch (const Error&) {
           continue;  // a sample that raises checks errors, not derivatives
         }
-        if (f.results.empty()) continue;
+        if (f.results.empty() || !checkable) continue;
         const std::string suffix = fmt::format("{}{}-{}", dtype == DType::Float32 ? "float32/" : "", i,
                                                id_slug(s.sample.label));
         // The first sample of each op at pr; every sample (and float32) from nightly on.
