@@ -38,7 +38,8 @@ Mlp make_mlp() {
   m.w2 = randn({10, 128}, 0.1);
   m.b2 = randn({10}, 0.1);
   m.inputs = randn({64, 784}, 1.0);
-  m.targets = call_one("randint", {}, {{"low", std::int64_t{0}}, {"high", std::int64_t{10}}, {"size", std::vector<std::int64_t>{64}}});
+  m.targets = call_one("randint", {},
+                       {{"low", std::int64_t{0}}, {"high", std::int64_t{10}}, {"size", std::vector<std::int64_t>{64}}});
   return m;
 }
 
@@ -70,7 +71,8 @@ void LoopPerSampleGrad(benchmark::State& state) {
 void VmapPerSampleGrad(benchmark::State& state) {
   const Mlp m = make_mlp();
   transforms::VmapOptions options;
-  options.in_dims = PyTree::tuple({PyTree::none(), PyTree::none(), PyTree::none(), PyTree::none(), PyTree(0), PyTree(0)});
+  options.in_dims =
+      PyTree::tuple({PyTree::none(), PyTree::none(), PyTree::none(), PyTree::none(), PyTree(0), PyTree(0)});
   const PyFunction per_sample = transforms::vmap(transforms::grad(example_loss, parameter_grads()), options);
   for (auto _ : state) {
     benchmark::DoNotOptimize(

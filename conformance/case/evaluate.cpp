@@ -342,7 +342,8 @@ bool is_floating_input(const CaseInput& in) {
 }
 
 // `f` as a function of the arguments at `positions` alone, the others fixed at `args`.
-PyFunction closed_over(const PyFunction& f, const std::vector<PyTree>& args, const std::vector<std::size_t>& positions) {
+PyFunction closed_over(const PyFunction& f, const std::vector<PyTree>& args,
+                       const std::vector<std::size_t>& positions) {
   return [f, args, positions](const std::vector<PyTree>& chosen) {
     std::vector<PyTree> all = args;
     for (std::size_t k = 0; k < positions.size(); ++k) all[positions[k]] = chosen[k];
@@ -394,8 +395,8 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
                 chosen.push_back(args[i]);
               }
             }
-            const transforms::VjpResult r = transforms::vjp(
-                with_aux_pair(closed_over(f, args, positions), t.has_aux, false), chosen, t.has_aux);
+            const transforms::VjpResult r =
+                transforms::vjp(with_aux_pair(closed_over(f, args, positions), t.has_aux, false), chosen, t.has_aux);
             std::vector<PyTree> cts;
             for (const Tensor& ct : cotangents) cts.emplace_back(ct);
             std::vector<PyTree> out = flat(r.output);

@@ -21,8 +21,8 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "conformance/suite/conformance_test.h"
 #include "conformance/samples/sample_checks.h"
+#include "conformance/suite/conformance_test.h"
 #include "conformance/suite/op_sample_cases.h"
 #include "conformance/suite/tensor_to_case.h"
 #include "conformance/suite/variant_samples.h"
@@ -50,13 +50,14 @@ struct DerivativeTolerance {
 const Json& tolerance_table() {
   static const Json table = [] {
     std::ifstream in(FUNCSPEC_AD_TOLERANCES_FILE);
-    if (!in) throw std::runtime_error(fmt::format("cannot read the AD tolerance table {}", FUNCSPEC_AD_TOLERANCES_FILE));
+    if (!in)
+      throw std::runtime_error(fmt::format("cannot read the AD tolerance table {}", FUNCSPEC_AD_TOLERANCES_FILE));
     Json j;
     try {
       j = Json::parse(in);
     } catch (const Json::exception& e) {
-      throw std::runtime_error(fmt::format("the AD tolerance table {} is not JSON: {}", FUNCSPEC_AD_TOLERANCES_FILE,
-                                           e.what()));
+      throw std::runtime_error(
+          fmt::format("the AD tolerance table {} is not JSON: {}", FUNCSPEC_AD_TOLERANCES_FILE, e.what()));
     }
     if (!j.is_object() || j.value("format", "") != "funcspec-ad-tolerances/1")
       throw std::runtime_error(fmt::format("{} is not a funcspec-ad-tolerances/1 table", FUNCSPEC_AD_TOLERANCES_FILE));
@@ -162,9 +163,10 @@ TensorList primals_of(const OpFunction& f) {
 
 Tensor random_tensor(const Shape& shape, DType dtype, std::uint64_t seed) {
   random::GeneratorScope scope(seed);
-  return ops::to_dtype(call_one("randn", {}, {{"size", std::vector<std::int64_t>(shape.begin(), shape.end())},
-                                              {"dtype", DType::Float64}}),
-                       dtype);
+  return ops::to_dtype(
+      call_one("randn", {},
+               {{"size", std::vector<std::int64_t>(shape.begin(), shape.end())}, {"dtype", DType::Float64}}),
+      dtype);
 }
 
 // Central differences of `value` along `direction` in the oracle dtype; `kink` reports points where
@@ -373,8 +375,9 @@ Case jvp_fd_case(const AdSample& s, const OpFunction& f, const std::string& id, 
   TensorList specified;
   for (const PyTree& t : pushed.tangent.children()) specified.push_back(t.tensor());
   if (d.kink || any_non_finite(specified)) {
-    c.description = "where the op has no derivative (a kink, or an infinite slope) the expectation is the specified "
-                    "one (docs/ops, Derivatives), from the reference's forward mode";
+    c.description =
+        "where the op has no derivative (a kink, or an infinite slope) the expectation is the specified "
+        "one (docs/ops, Derivatives), from the reference's forward mode";
     derivative = specified;
   } else {
     c.description = "jvp along a random direction equals central finite differences in the oracle dtype";
@@ -463,8 +466,9 @@ std::vector<std::vector<Tensor>> oracle_hessian(const OpFunction& oracle, const 
 Case hessian_case(const AdSample& s, const OpFunction& f, const std::string& id, Tier tier, std::size_t result_count) {
   const OpFunction oracle = in_oracle(f);
   Case c = program_case(s, id, {"AD-8.4"}, tier, f, result_count);
-  c.description = "hessian of s = sum(r * w) equals jacrev(jacrev(s)) symmetrized: a backend's hessian must be "
-                  "symmetric within tolerance";
+  c.description =
+      "hessian of s = sum(r * w) equals jacrev(jacrev(s)) symmetrized: a backend's hessian must be "
+      "symmetric within tolerance";
   const TensorList weights = weights_for(oracle, s);
   add_scalarization(c, weights);
   HessianTransform hessian;
@@ -484,9 +488,9 @@ Case hessian_case(const AdSample& s, const OpFunction& f, const std::string& id,
       for (std::int64_t d = 0; d < rank_a; ++d) order.push_back(rank_b + d);
       for (std::int64_t d = 0; d < rank_b; ++d) order.push_back(d);
       const Tensor symmetric = ops::div(ops::add(ab, ops::permute(ba, order)), ops::lit(Scalar(2.0)));
-      c.expect.values.push_back(expected_derivative(
-          fmt::format("hess(s, {}, {})", input_name(s.floating[a]), input_name(s.floating[b])), symmetric, s.dtype,
-          "hessian", s.spec->op));
+      c.expect.values.push_back(
+          expected_derivative(fmt::format("hess(s, {}, {})", input_name(s.floating[a]), input_name(s.floating[b])),
+                              symmetric, s.dtype, "hessian", s.spec->op));
     }
   }
   return c;
@@ -582,7 +586,8 @@ Case higher_case(const AdSample& s, const OpFunction& f, const std::string& id, 
     hessian.argnums = floating_argnums(s);
     c.transforms.push_back(hessian);
     for (std::size_t a : s.floating) {
-      for (std::size_t b : s.floating) lower_names.push_back(fmt::format("hess(s, {}, {})", input_name(a), input_name(b)));
+      for (std::size_t b : s.floating)
+        lower_names.push_back(fmt::format("hess(s, {}, {})", input_name(a), input_name(b)));
     }
   }
   TensorList oracle_weights;
@@ -592,8 +597,9 @@ Case higher_case(const AdSample& s, const OpFunction& f, const std::string& id, 
   const Difference d = central_difference(
       [&](const TensorList& point) { return lower_order(oracle, oracle_weights, point, order); }, at, directions);
   const bool specified = d.kink || any_non_finite(lower);
-  c.description = fmt::format("order {}: jvp of the order-{} derivative equals its central finite differences{}", order,
-                              order - 1, specified ? " (no limit exists here: the specified value, from the reference)" : "");
+  c.description =
+      fmt::format("order {}: jvp of the order-{} derivative equals its central finite differences{}", order, order - 1,
+                  specified ? " (no limit exists here: the specified value, from the reference)" : "");
   TensorList top = d.derivative;
   if (specified) {
     std::vector<PyTree> primals;
@@ -688,8 +694,8 @@ void add_ad_check_tests(const SuiteOptions& options, ConformanceTests& tests) {
           continue;  // a sample that raises checks errors, not derivatives
         }
         if (f.results.empty() || !checkable) continue;
-        const std::string suffix = fmt::format("{}{}-{}", dtype == DType::Float32 ? "float32/" : "", i,
-                                               id_slug(s.sample.label));
+        const std::string suffix =
+            fmt::format("{}{}-{}", dtype == DType::Float32 ? "float32/" : "", i, id_slug(s.sample.label));
         // The first sample of each op at pr; every sample (and float32) from nightly on.
         const Tier tier = dtype == DType::Float64 && i == 0 ? Tier::Pr : Tier::Nightly;
         const bool small = floating_numel(s.sample, s.floating) <= 12;
@@ -699,9 +705,8 @@ void add_ad_check_tests(const SuiteOptions& options, ConformanceTests& tests) {
           tests.push_back({id, {clause}, t, "AD gradient checks", std::move(build)});
         };
         const std::string jvp_id = fmt::format("AD-JVP-FD/{}/{}", name, suffix);
-        add(jvp_id, "AD-8.1", tier, [s, f, jvp_id, tier, result_count] {
-          return jvp_fd_case(s, f, jvp_id, tier, result_count);
-        });
+        add(jvp_id, "AD-8.1", tier,
+            [s, f, jvp_id, tier, result_count] { return jvp_fd_case(s, f, jvp_id, tier, result_count); });
         const std::string transpose_id = fmt::format("AD-TRANSPOSE/{}/{}", name, suffix);
         add(transpose_id, "AD-8.2", tier, [s, f, transpose_id, tier, result_count] {
           return transpose_case(s, f, transpose_id, tier, result_count);
@@ -716,21 +721,17 @@ void add_ad_check_tests(const SuiteOptions& options, ConformanceTests& tests) {
         });
         if (!small) continue;  // the second and third order grow as the square and cube of the inputs
         const std::string hessian_id = fmt::format("AD-HESSIAN/{}/{}", name, suffix);
-        add(hessian_id, "AD-8.4", tier, [s, f, hessian_id, tier, result_count] {
-          return hessian_case(s, f, hessian_id, tier, result_count);
-        });
+        add(hessian_id, "AD-8.4", tier,
+            [s, f, hessian_id, tier, result_count] { return hessian_case(s, f, hessian_id, tier, result_count); });
         const std::string vmap_id = fmt::format("AD-VMAP-GRAD/{}/{}", name, suffix);
-        add(vmap_id, "AD-8.5", tier, [s, f, vmap_id, tier, result_count] {
-          return vmap_grad_case(s, f, vmap_id, tier, result_count);
-        });
+        add(vmap_id, "AD-8.5", tier,
+            [s, f, vmap_id, tier, result_count] { return vmap_grad_case(s, f, vmap_id, tier, result_count); });
         const std::string order2_id = fmt::format("AD-HIGHER/{}/{}/order2", name, suffix);
-        add(order2_id, "AD-8.6", tier, [s, f, order2_id, tier, result_count] {
-          return higher_case(s, f, order2_id, tier, result_count, 2);
-        });
+        add(order2_id, "AD-8.6", tier,
+            [s, f, order2_id, tier, result_count] { return higher_case(s, f, order2_id, tier, result_count, 2); });
         const std::string order3_id = fmt::format("AD-HIGHER/{}/{}/order3", name, suffix);
-        add(order3_id, "AD-8.6", Tier::Nightly, [s, f, order3_id, result_count] {
-          return higher_case(s, f, order3_id, Tier::Nightly, result_count, 3);
-        });
+        add(order3_id, "AD-8.6", Tier::Nightly,
+            [s, f, order3_id, result_count] { return higher_case(s, f, order3_id, Tier::Nightly, result_count, 3); });
       }
     }
   }

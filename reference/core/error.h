@@ -32,22 +32,22 @@ enum class ErrorKind {
   SingularMatrix,       // inverse/solve of a singular matrix
   CudaNotAvailable,     // a cuda tensor requested in a build or on a machine without CUDA
   // Transforms (docs/SPEC.md, VMAP and later areas).
-  TransformEscaped,       // a tensor of a transform used after the transform returned
-  VmapInvalidDims,        // in_dims / out_dims that do not fit the arguments / results
-  VmapBatchSizeMismatch,  // mapped inputs whose batch sizes differ
-  VmapNonTensorOutput,    // a vmapped function returning something other than tensors where a dim is mapped
-  VmapRandomness,         // a random op vmap's randomness flag forbids, or cannot honour
-  VmapInplaceUnbatched,   // an in-place write of a batched result into a tensor with fewer batch dims
-  VmapOutVariant,         // an out= op on batched tensors
-  VmapDataDependent,      // item() or a bool conversion of a batched tensor (data-dependent control flow)
-  VmapDynamicShape,       // an op whose result shape depends on values (nonzero) on a batched tensor
-  AdNonScalarOutput,          // grad of a function whose (first) result is not a rank-0 floating tensor
-  AdNonDifferentiableInput,   // a derivative taken with respect to an integer or bool tensor, or a non-tensor
-  AdTangentMismatch,          // a tangent or cotangent whose structure, shape or dtype differs from its primal's
-  AdInvalidArgnums,           // argnums out of range or repeated
-  AdAuxStructure,             // has_aux with a function that does not return (output, aux)
-  AdInplaceCaptured,          // an in-place write of a differentiated value into a tensor from outside the transform
-  AdInplaceAliased,           // an in-place write of a differentiated value into a view, or a tensor that has views
+  TransformEscaped,          // a tensor of a transform used after the transform returned
+  VmapInvalidDims,           // in_dims / out_dims that do not fit the arguments / results
+  VmapBatchSizeMismatch,     // mapped inputs whose batch sizes differ
+  VmapNonTensorOutput,       // a vmapped function returning something other than tensors where a dim is mapped
+  VmapRandomness,            // a random op vmap's randomness flag forbids, or cannot honour
+  VmapInplaceUnbatched,      // an in-place write of a batched result into a tensor with fewer batch dims
+  VmapOutVariant,            // an out= op on batched tensors
+  VmapDataDependent,         // item() or a bool conversion of a batched tensor (data-dependent control flow)
+  VmapDynamicShape,          // an op whose result shape depends on values (nonzero) on a batched tensor
+  AdNonScalarOutput,         // grad of a function whose (first) result is not a rank-0 floating tensor
+  AdNonDifferentiableInput,  // a derivative taken with respect to an integer or bool tensor, or a non-tensor
+  AdTangentMismatch,         // a tangent or cotangent whose structure, shape or dtype differs from its primal's
+  AdInvalidArgnums,          // argnums out of range or repeated
+  AdAuxStructure,            // has_aux with a function that does not return (output, aux)
+  AdInplaceCaptured,         // an in-place write of a differentiated value into a tensor from outside the transform
+  AdInplaceAliased,          // an in-place write of a differentiated value into a view, or a tensor that has views
 };
 
 // The last kind declared; kinds are appended, so [Internal, kLastErrorKind] names every kind.

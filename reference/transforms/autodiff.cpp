@@ -26,8 +26,8 @@ std::vector<std::size_t> resolve_argnums(const Argnums& argnums, std::size_t n, 
     FUNCSPEC_CHECK(p >= -count && p < count, ErrorKind::AdInvalidArgnums,
                    "[{}] argnums {} is out of range for a function called with {} arguments", who, p, n);
     const auto position = static_cast<std::size_t>(p < 0 ? p + count : p);
-    FUNCSPEC_CHECK(seen.insert(position).second, ErrorKind::AdInvalidArgnums, "[{}] argnums repeats argument {}",
-                   who, position);
+    FUNCSPEC_CHECK(seen.insert(position).second, ErrorKind::AdInvalidArgnums, "[{}] argnums repeats argument {}", who,
+                   position);
     positions.push_back(position);
   }
   return positions;
@@ -89,8 +89,8 @@ struct Linearized {
   PyTree output;  // primal results
   PyTree aux;
   std::shared_ptr<LinearTape> tape;
-  std::vector<std::int64_t> input_ids;  // one per differentiated leaf, in leaf order
-  std::vector<PyTree> output_leaves;    // primal
+  std::vector<std::int64_t> input_ids;   // one per differentiated leaf, in leaf order
+  std::vector<PyTree> output_leaves;     // primal
   std::vector<std::int64_t> output_ids;  // per output leaf: its tangent's variable, -1 for zero
 };
 
@@ -415,7 +415,8 @@ PyFunction jacfwd(PyFunction f, JacfwdOptions options) {
     std::int64_t offset = 0;
     for (const Tensor& in : inputs) {
       const Tensor eye = identity(total, in.dtype(), in.device());
-      basis.emplace_back(ops::reshape(ops::slice(eye, 1, offset, offset + in.numel()), concat_shapes({total}, in.shape())));
+      basis.emplace_back(
+          ops::reshape(ops::slice(eye, 1, offset, offset + in.numel()), concat_shapes({total}, in.shape())));
       offset += in.numel();
     }
     const PyTree arguments = PyTree::tuple(args);

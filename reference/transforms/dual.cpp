@@ -5,8 +5,8 @@
 namespace funcspec::transforms {
 
 Tensor make_dual(const Tensor& primal, const Tensor& tangent, int level, std::shared_ptr<AliasGroup> aliases) {
-  auto impl = std::make_shared<TensorImpl>(nullptr, primal.shape(), primal.strides(), 0, primal.dtype(),
-                                           primal.device());
+  auto impl =
+      std::make_shared<TensorImpl>(nullptr, primal.shape(), primal.strides(), 0, primal.dtype(), primal.device());
   if (aliases) aliases->members.push_back(impl);
   impl->set_payload(std::make_shared<DualPayload>(level, primal, tangent, std::move(aliases)));
   return Tensor(std::move(impl));

@@ -24,7 +24,10 @@ struct AliasGroup {
 class DualPayload final : public TransformPayload {
  public:
   DualPayload(int level, Tensor primal, Tensor tangent, std::shared_ptr<AliasGroup> aliases)
-      : TransformPayload(level), primal_(std::move(primal)), tangent_(std::move(tangent)), aliases_(std::move(aliases)) {}
+      : TransformPayload(level),
+        primal_(std::move(primal)),
+        tangent_(std::move(tangent)),
+        aliases_(std::move(aliases)) {}
   const Tensor& primal() const { return primal_; }
   const Tensor& tangent() const { return tangent_; }
   const std::shared_ptr<AliasGroup>& aliases() const { return aliases_; }  // null: no views
@@ -40,8 +43,7 @@ struct DualValue {
   Tensor tangent;  // undefined: zero
 };
 
-Tensor make_dual(const Tensor& primal, const Tensor& tangent, int level,
-                 std::shared_ptr<AliasGroup> aliases = nullptr);
+Tensor make_dual(const Tensor& primal, const Tensor& tangent, int level, std::shared_ptr<AliasGroup> aliases = nullptr);
 // What `tensor` is at `level`: its primal and tangent when it is a dual of that level, otherwise
 // the tensor itself with a zero tangent.
 DualValue unwrap_dual(const Tensor& tensor, int level);

@@ -112,8 +112,8 @@ TensorList LinearTape::transpose(const std::vector<std::int64_t>& inputs, const 
     for (std::int64_t id : node.input_ids) linear.push_back(id >= 0);
     const TransposeRule* rule = AdRuleRegistry::instance().find_transpose(node.op->name());
     FUNCSPEC_INTERNAL_ASSERT(rule != nullptr, "a recorded linear op without a transpose rule");
-    const TensorList input_cotangents = (*rule)(
-        TransposeCall{node.constants, linear, node.input_metas, node.output_metas, cotangents, node.attrs});
+    const TensorList input_cotangents =
+        (*rule)(TransposeCall{node.constants, linear, node.input_metas, node.output_metas, cotangents, node.attrs});
     for (std::size_t i = 0; i < node.input_ids.size(); ++i) {
       const std::int64_t id = node.input_ids[i];
       if (id < 0 || i >= input_cotangents.size() || !input_cotangents[i].defined()) continue;

@@ -77,8 +77,8 @@ TEST(Grad, NoGradInsideIsRespectedOutsideIsNot) {
 }
 
 TEST(Jvp, OfSin) {
-  const JvpResult r = jvp(lift([](const Tensor& t) { return ops::sin(t); }), {PyTree(scalar(0.5))},
-                          {PyTree(scalar(2.0))});
+  const JvpResult r =
+      jvp(lift([](const Tensor& t) { return ops::sin(t); }), {PyTree(scalar(0.5))}, {PyTree(scalar(2.0))});
   EXPECT_NEAR(values(r.tangent.tensor())[0], 2 * std::cos(0.5), 1e-15);
   EXPECT_NEAR(values(r.output.tensor())[0], std::sin(0.5), 1e-15);
 }
@@ -187,15 +187,17 @@ TEST(Grad, HasAuxNeedsAPairAndReturnsAuxUntouched) {
   EXPECT_EQ(values(r.children()[0].tensor())[0], 6.0);
   EXPECT_NEAR(values(r.children()[1].tensor())[0], std::sin(3.0), 1e-15);
   EXPECT_EQ(r.children()[1].tensor().payload(), nullptr);  // a plain tensor, not a wrapper
-  EXPECT_EQ(error_kind_of([&] { grad(lift([](const Tensor& t) { return ops::sin(t); }), {Argnums::one(0), true})(
-                                    {PyTree(scalar(1.0))}); }),
+  EXPECT_EQ(error_kind_of([&] {
+              grad(lift([](const Tensor& t) { return ops::sin(t); }), {Argnums::one(0), true})({PyTree(scalar(1.0))});
+            }),
             ErrorKind::AdAuxStructure);
 }
 
 TEST(Grad, IntegerInputIsNotDifferentiable) {
   const Tensor i = ops::to_dtype(from_values({2.0}, {}), DType::Int64);
-  EXPECT_EQ(error_kind_of([&] { call1(grad(lift([](const Tensor& t) { return ops::to_dtype(t, DType::Float64); })), i); }),
-            ErrorKind::AdNonDifferentiableInput);
+  EXPECT_EQ(
+      error_kind_of([&] { call1(grad(lift([](const Tensor& t) { return ops::to_dtype(t, DType::Float64); })), i); }),
+      ErrorKind::AdNonDifferentiableInput);
 }
 
 TEST(Jvp, TangentOfAnotherShapeOrDtypeIsAnError) {
