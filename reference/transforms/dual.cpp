@@ -7,7 +7,11 @@ namespace funcspec::transforms {
 Tensor make_dual(const Tensor& primal, const Tensor& tangent, int level, std::shared_ptr<AliasGroup> aliases) {
   auto impl =
       std::make_shared<TensorImpl>(nullptr, primal.shape(), primal.strides(), 0, primal.dtype(), primal.device());
-  if (aliases) aliases->members.push_back(impl);
+  if (aliases) {
+    // Views made for one op call (the op layer's broadcasts) die at once: keep the group small.
+    std::erase_if(aliases->members, [](const std::weak_ptr<TensorImpl>& m) { return m.expired(); });
+    aliases->members.push_back(impl);
+  }
   impl->set_payload(std::make_shared<DualPayload>(level, primal, tangent, std::move(aliases)));
   return Tensor(std::move(impl));
 }
