@@ -7,8 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
 
 echo "== build (warnings are errors) =="
-# -O1: a gate needs the optimizer's warnings, not -O2's speed (benchmark from a default build).
-scripts/configure-and-build.sh build -- -DFUNCSPEC_QUICK_OPTIMIZE=ON
+scripts/configure-and-build.sh build
 echo "== tests =="
 (cd build && ctest --output-on-failure -j "$(nproc)" --timeout 300)
 
