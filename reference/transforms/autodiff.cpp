@@ -165,8 +165,7 @@ void check_same_structure(const PyTree& given, const PyTree& expected, std::stri
 // The identity matrix of size n as rows [n, n] of `dtype`, built with ops (so that outer
 // transforms see an ordinary constant).
 Tensor identity(std::int64_t n, DType dtype, Device device) {
-  const Tensor index = ops::to_dtype(ops::arange(Scalar(n)), DType::Int64);
-  (void)device;
+  const Tensor index = call_one("arange", {}, {{"end", Scalar(n)}, {"device", std::string(device_name(device))}});
   return ops::to_dtype(ops::eq(ops::unsqueeze(index, 1), ops::unsqueeze(index, 0)), dtype);
 }
 
