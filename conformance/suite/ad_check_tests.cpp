@@ -98,8 +98,6 @@ Tolerance derivative_tolerance(const std::string& check, const std::string& op, 
 
 // --- The function under test, in the oracle dtype ---
 
-std::string input_name(std::size_t i) { return fmt::format("x{}", i); }
-
 // An op call as a function of its floating tensor inputs; the other inputs stay fixed.
 struct OpFunction {
   std::string op;
@@ -221,6 +219,23 @@ Difference central_difference(const std::function<TensorList(const TensorList&)>
   return d;
 }
 
+// The reference's own jvp of `value` at `at` along `direction`: the specified derivative, for
+// points where no limit exists.
+TensorList forward_derivative(const std::function<TensorList(const TensorList&)>& value, const TensorList& at,
+                              const TensorList& direction) {
+  const PyFunction f = [&](const std::vector<PyTree>& args) {
+    TensorList point;
+    for (const PyTree& a : args) point.push_back(a.tensor());
+    std::vector<PyTree> results;
+    for (Tensor& t : value(point)) results.emplace_back(std::move(t));
+    return PyTree::tuple(results);
+  };
+  const transforms::JvpResult pushed = transforms::jvp(f, {at.begin(), at.end()}, {direction.begin(), direction.end()});
+  TensorList out;
+  for (const PyTree& t : pushed.tangent.children()) out.push_back(t.tensor());
+  return out;
+}
+
 bool any_non_finite(const TensorList& tensors) {
   for (const Tensor& t : tensors) {
     for (double v : ops::to_dtype(ops::contiguous(t), DType::Float64).to_vector<double>()) {
@@ -244,25 +259,7 @@ struct AdSample {
 // floating results.
 Case program_case(const AdSample& s, const std::string& id, std::vector<std::string> clauses, Tier tier,
                   const OpFunction& f, std::size_t result_count) {
-  Case c;
-  c.id = id;
-  c.clauses = std::move(clauses);
-  c.tier = tier;
-  c.seed = s.seed;
-  OpCall step;
-  step.op = s.spec->op;
-  step.attrs = s.sample.attrs;
-  for (std::size_t i = 0; i < s.sample.inputs.size(); ++i) {
-    const Tensor& input = s.sample.inputs[i];
-    if (!input.defined()) {
-      step.args.push_back(std::nullopt);
-      continue;
-    }
-    c.inputs.push_back(case_input_of(input_name(i), input));
-    step.args.push_back(input_name(i));
-  }
-  for (std::size_t k = 0; k < result_count; ++k) step.outs.push_back(fmt::format("r{}", k));
-  c.program.push_back(std::move(step));
+  Case c = one_step_case(SampleCall{s.spec, s.sample, s.dtype, s.seed}, id, std::move(clauses), tier, result_count);
   for (std::size_t r : f.results) c.outputs.push_back(fmt::format("r{}", r));
   return c;
 }
@@ -312,7 +309,7 @@ void expect_primal_results(Case& c, const AdSample& s, const OpFunction& oracle)
 ArgNums floating_argnums(const AdSample& s) {
   ArgNums a;
   a.selectors.clear();
-  for (std::size_t i : s.floating) a.selectors.emplace_back(input_name(i));
+  for (std::size_t i : s.floating) a.selectors.emplace_back(sample_input_name(i));
   a.written_as_list = true;
   return a;
 }
@@ -326,25 +323,35 @@ TensorList weights_for(const OpFunction& oracle, const AdSample& s) {
   return weights;
 }
 
-// The Jacobian blocks d r_k / d x_j by forward mode (true) or reverse mode, in the oracle dtype.
-std::vector<std::vector<Tensor>> oracle_jacobian(const OpFunction& oracle, bool forward) {
+// argnums selecting each of n arguments, as a tuple.
+transforms::Argnums every_argument(std::size_t n) {
   transforms::Argnums argnums;
   argnums.positions.clear();
-  for (std::size_t j = 0; j < oracle.floating.size(); ++j) argnums.positions.push_back(static_cast<std::int64_t>(j));
+  for (std::size_t j = 0; j < n; ++j) argnums.positions.push_back(static_cast<std::int64_t>(j));
   argnums.tuple = true;
+  return argnums;
+}
+
+std::vector<PyTree> as_arguments(const TensorList& tensors) { return {tensors.begin(), tensors.end()}; }
+
+// The tensors of a tuple of tuples, as [i][j].
+std::vector<std::vector<Tensor>> nested_blocks(const PyTree& tree) {
+  std::vector<std::vector<Tensor>> blocks;
+  for (const PyTree& row : tree.children()) {
+    std::vector<Tensor> r;
+    for (const PyTree& block : row.children()) r.push_back(block.tensor());
+    blocks.push_back(std::move(r));
+  }
+  return blocks;
+}
+
+// The Jacobian blocks d r_k / d x_j by forward mode (true) or reverse mode, in the oracle dtype.
+std::vector<std::vector<Tensor>> oracle_jacobian(const OpFunction& oracle, bool forward) {
+  const transforms::Argnums argnums = every_argument(oracle.floating.size());
   const PyFunction f = oracle.tuple_function();
   const PyFunction jac = forward ? transforms::jacfwd(f, {argnums, false, transforms::Randomness::Error})
                                  : transforms::jacrev(f, {argnums, false, std::nullopt});
-  std::vector<PyTree> args;
-  for (const Tensor& p : primals_of(oracle)) args.emplace_back(p);
-  const PyTree result = jac(args);
-  std::vector<std::vector<Tensor>> blocks;
-  for (const PyTree& per_output : result.children()) {
-    std::vector<Tensor> row;
-    for (const PyTree& block : per_output.children()) row.push_back(block.tensor());
-    blocks.push_back(std::move(row));
-  }
-  return blocks;
+  return nested_blocks(jac(as_arguments(primals_of(oracle))));
 }
 
 // --- The six checks ---
@@ -357,23 +364,15 @@ Case jvp_fd_case(const AdSample& s, const OpFunction& f, const std::string& id, 
   for (std::size_t k = 0; k < s.floating.size(); ++k) {
     const Tensor& x = s.sample.inputs[s.floating[k]];
     const Tensor u = random_tensor(x.shape(), s.dtype, s.seed + 7 + k);
-    jvp.tangents.push_back({input_name(s.floating[k]), tensor_spec_of(u)});
+    jvp.tangents.push_back({sample_input_name(s.floating[k]), tensor_spec_of(u)});
     directions.push_back(in_dtype(u, DType::Oracle));
   }
   c.transforms.push_back(jvp);
   expect_primal_results(c, s, oracle);
-  const Difference d =
-      central_difference([&](const TensorList& at) { return oracle.run(at); }, primals_of(oracle), directions);
+  const auto value = [&](const TensorList& at) { return oracle.run(at); };
+  const Difference d = central_difference(value, primals_of(oracle), directions);
   TensorList derivative = d.derivative;
-  std::vector<PyTree> primals;
-  std::vector<PyTree> tangents;
-  for (std::size_t k = 0; k < directions.size(); ++k) {
-    primals.emplace_back(primals_of(oracle)[k]);
-    tangents.emplace_back(directions[k]);
-  }
-  const transforms::JvpResult pushed = transforms::jvp(oracle.tuple_function(), primals, tangents);
-  TensorList specified;
-  for (const PyTree& t : pushed.tangent.children()) specified.push_back(t.tensor());
+  const TensorList specified = forward_derivative(value, primals_of(oracle), directions);
   if (d.kink || any_non_finite(specified)) {
     c.description =
         "where the op has no derivative (a kink, or an infinite slope) the expectation is the specified "
@@ -417,8 +416,8 @@ Case transpose_case(const AdSample& s, const OpFunction& f, const std::string& i
     }
     if (!total.defined()) total = ops::zeros({x.numel()}, DType::Oracle);
     total = ops::reshape(total, x.shape());
-    c.expect.values.push_back(expected_derivative(fmt::format("vjp({})", input_name(s.floating[j])), total, s.dtype,
-                                                  "transpose", s.spec->op));
+    c.expect.values.push_back(expected_derivative(fmt::format("vjp({})", sample_input_name(s.floating[j])), total,
+                                                  s.dtype, "transpose", s.spec->op));
   }
   return c;
 }
@@ -436,8 +435,9 @@ Case jacobian_case(const AdSample& s, const OpFunction& f, const std::string& id
   const std::vector<std::vector<Tensor>> blocks = oracle_jacobian(oracle, /*forward=*/!forward_case);
   for (std::size_t k = 0; k < blocks.size(); ++k) {
     for (std::size_t j = 0; j < blocks[k].size(); ++j) {
-      c.expect.values.push_back(expected_derivative(fmt::format("jac({}, {})", c.outputs[k], input_name(s.floating[j])),
-                                                    blocks[k][j], s.dtype, "jacobian", s.spec->op));
+      c.expect.values.push_back(
+          expected_derivative(fmt::format("jac({}, {})", c.outputs[k], sample_input_name(s.floating[j])), blocks[k][j],
+                              s.dtype, "jacobian", s.spec->op));
     }
   }
   return c;
@@ -445,22 +445,10 @@ Case jacobian_case(const AdSample& s, const OpFunction& f, const std::string& id
 
 // The Hessian blocks d/dx_b d/dx_a s by reverse-over-reverse in the oracle dtype.
 std::vector<std::vector<Tensor>> oracle_hessian(const OpFunction& oracle, const TensorList& weights) {
-  transforms::Argnums argnums;
-  argnums.positions.clear();
-  for (std::size_t j = 0; j < oracle.floating.size(); ++j) argnums.positions.push_back(static_cast<std::int64_t>(j));
-  argnums.tuple = true;
+  const transforms::Argnums argnums = every_argument(oracle.floating.size());
   const PyFunction h = transforms::jacrev(transforms::jacrev(oracle.scalar_function(weights), {argnums, false, {}}),
                                           {argnums, false, {}});
-  std::vector<PyTree> args;
-  for (const Tensor& p : primals_of(oracle)) args.emplace_back(p);
-  const PyTree result = h(args);  // result[a][b] = d/dx_b (ds/dx_a)
-  std::vector<std::vector<Tensor>> blocks;
-  for (const PyTree& row : result.children()) {
-    std::vector<Tensor> r;
-    for (const PyTree& b : row.children()) r.push_back(b.tensor());
-    blocks.push_back(std::move(r));
-  }
-  return blocks;
+  return nested_blocks(h(as_arguments(primals_of(oracle))));  // [a][b] = d/dx_b (ds/dx_a)
 }
 
 Case hessian_case(const AdSample& s, const OpFunction& f, const std::string& id, Tier tier, std::size_t result_count) {
@@ -488,9 +476,9 @@ Case hessian_case(const AdSample& s, const OpFunction& f, const std::string& id,
       for (std::int64_t d = 0; d < rank_a; ++d) order.push_back(rank_b + d);
       for (std::int64_t d = 0; d < rank_b; ++d) order.push_back(d);
       const Tensor symmetric = ops::div(ops::add(ab, ops::permute(ba, order)), ops::lit(Scalar(2.0)));
-      c.expect.values.push_back(
-          expected_derivative(fmt::format("hess(s, {}, {})", input_name(s.floating[a]), input_name(s.floating[b])),
-                              symmetric, s.dtype, "hessian", s.spec->op));
+      c.expect.values.push_back(expected_derivative(
+          fmt::format("hess(s, {}, {})", sample_input_name(s.floating[a]), sample_input_name(s.floating[b])), symmetric,
+          s.dtype, "hessian", s.spec->op));
     }
   }
   return c;
@@ -514,7 +502,7 @@ Case vmap_grad_case(const AdSample& s, const OpFunction& f, const std::string& i
   add_scalarization(c, weights);
   VmapTransform vmap;
   vmap.in_dims.form = DimSpec::Form::ByName;
-  for (std::size_t i : s.floating) vmap.in_dims.by_name.emplace_back(input_name(i), 0);
+  for (std::size_t i : s.floating) vmap.in_dims.by_name.emplace_back(sample_input_name(i), 0);
   GradTransform grad;
   grad.argnums = floating_argnums(s);
   c.transforms.push_back(vmap);
@@ -527,18 +515,13 @@ Case vmap_grad_case(const AdSample& s, const OpFunction& f, const std::string& i
     for (const Tensor& p : primals_of(oracle)) args.push_back(ops::mul(p, ops::lit(Scalar(scale))));
     // The example rounded as the case's input is, then the oracle's gradient there.
     for (std::size_t k = 0; k < args.size(); ++k) args[k] = in_dtype(in_dtype(args[k], s.dtype), DType::Oracle);
-    transforms::Argnums argnums;
-    argnums.positions.clear();
-    for (std::size_t j = 0; j < args.size(); ++j) argnums.positions.push_back(static_cast<std::int64_t>(j));
-    argnums.tuple = true;
-    std::vector<PyTree> tree_args;
-    for (const Tensor& a : args) tree_args.emplace_back(a);
-    const PyTree g = transforms::grad(oracle.scalar_function(oracle_weights), {argnums, false})(tree_args);
+    const PyTree g = transforms::grad(oracle.scalar_function(oracle_weights),
+                                      {every_argument(args.size()), false})(as_arguments(args));
     for (std::size_t j = 0; j < args.size(); ++j) per_input[j].push_back(g.children()[j].tensor());
   }
   for (std::size_t j = 0; j < per_input.size(); ++j) {
     const Tensor stacked = call_one("stack", per_input[j], {{"dim", std::int64_t{0}}});
-    c.expect.values.push_back(expected_derivative(fmt::format("grad(s, {})", input_name(s.floating[j])), stacked,
+    c.expect.values.push_back(expected_derivative(fmt::format("grad(s, {})", sample_input_name(s.floating[j])), stacked,
                                                   s.dtype, "vmap_grad", s.spec->op));
   }
   return c;
@@ -547,16 +530,11 @@ Case vmap_grad_case(const AdSample& s, const OpFunction& f, const std::string& i
 // The gradient of s (order 2) or its Hessian (order 3) at `at`, in the oracle dtype, flattened in
 // the order the case names them.
 TensorList lower_order(const OpFunction& oracle, const TensorList& weights, const TensorList& at, int order) {
-  transforms::Argnums argnums;
-  argnums.positions.clear();
-  for (std::size_t j = 0; j < at.size(); ++j) argnums.positions.push_back(static_cast<std::int64_t>(j));
-  argnums.tuple = true;
-  std::vector<PyTree> args;
-  for (const Tensor& a : at) args.emplace_back(a);
+  const transforms::Argnums argnums = every_argument(at.size());
   PyFunction g = transforms::jacrev(oracle.scalar_function(weights), {argnums, false, {}});
   if (order == 3) g = transforms::jacrev(g, {argnums, false, {}});
   TensorList out;
-  for (const PyTree& leaf : g(args).leaves()) out.push_back(leaf.tensor());
+  for (const PyTree& leaf : g(as_arguments(at)).leaves()) out.push_back(leaf.tensor());
   return out;
 }
 
@@ -571,7 +549,7 @@ Case higher_case(const AdSample& s, const OpFunction& f, const std::string& id, 
   for (std::size_t k = 0; k < s.floating.size(); ++k) {
     const Tensor& x = s.sample.inputs[s.floating[k]];
     const Tensor u = random_tensor(x.shape(), s.dtype, s.seed + 29 + k);
-    jvp.tangents.push_back({input_name(s.floating[k]), tensor_spec_of(u)});
+    jvp.tangents.push_back({sample_input_name(s.floating[k]), tensor_spec_of(u)});
     directions.push_back(in_dtype(u, DType::Oracle));
   }
   c.transforms.push_back(jvp);
@@ -580,45 +558,28 @@ Case higher_case(const AdSample& s, const OpFunction& f, const std::string& id, 
     GradTransform grad;
     grad.argnums = floating_argnums(s);
     c.transforms.push_back(grad);
-    for (std::size_t i : s.floating) lower_names.push_back(fmt::format("grad(s, {})", input_name(i)));
+    for (std::size_t i : s.floating) lower_names.push_back(fmt::format("grad(s, {})", sample_input_name(i)));
   } else {
     HessianTransform hessian;
     hessian.argnums = floating_argnums(s);
     c.transforms.push_back(hessian);
     for (std::size_t a : s.floating) {
       for (std::size_t b : s.floating)
-        lower_names.push_back(fmt::format("hess(s, {}, {})", input_name(a), input_name(b)));
+        lower_names.push_back(fmt::format("hess(s, {}, {})", sample_input_name(a), sample_input_name(b)));
     }
   }
   TensorList oracle_weights;
   for (const Tensor& w : weights) oracle_weights.push_back(in_dtype(w, DType::Oracle));
   const TensorList at = primals_of(oracle);
   const TensorList lower = lower_order(oracle, oracle_weights, at, order);
-  const Difference d = central_difference(
-      [&](const TensorList& point) { return lower_order(oracle, oracle_weights, point, order); }, at, directions);
+  const auto lower_at = [&](const TensorList& point) { return lower_order(oracle, oracle_weights, point, order); };
+  const Difference d = central_difference(lower_at, at, directions);
   const bool specified = d.kink || any_non_finite(lower);
   c.description =
       fmt::format("order {}: jvp of the order-{} derivative equals its central finite differences{}", order, order - 1,
                   specified ? " (no limit exists here: the specified value, from the reference)" : "");
   TensorList top = d.derivative;
-  if (specified) {
-    std::vector<PyTree> primals;
-    std::vector<PyTree> tangents;
-    for (std::size_t k = 0; k < at.size(); ++k) {
-      primals.emplace_back(at[k]);
-      tangents.emplace_back(directions[k]);
-    }
-    const PyFunction lower_fn = [&](const std::vector<PyTree>& args) {
-      TensorList point;
-      for (const PyTree& a : args) point.push_back(a.tensor());
-      std::vector<PyTree> leaves;
-      for (Tensor& t : lower_order(oracle, oracle_weights, point, order)) leaves.emplace_back(std::move(t));
-      return PyTree::tuple(leaves);
-    };
-    top.clear();
-    const transforms::JvpResult pushed = transforms::jvp(lower_fn, primals, tangents);
-    for (const PyTree& t : pushed.tangent.children()) top.push_back(t.tensor());
-  }
+  if (specified) top = forward_derivative(lower_at, at, directions);
   for (std::size_t k = 0; k < lower.size(); ++k) {
     c.expect.values.push_back(expected_derivative(lower_names[k], lower[k], s.dtype, "higher", s.spec->op));
   }

@@ -65,9 +65,23 @@ double max_abs_floating_input(const TensorList& inputs) {
   return largest;
 }
 
-std::string input_name(std::size_t i) { return fmt::format("x{}", i); }
+// An op that raises returns nothing to count, so its results are named after its schema.
+void name_declared_results(const OpDef& op, Case& c) {
+  c.program[0].outs.clear();
+  const std::size_t count = std::max<std::size_t>(1, op.schema.returns.size());
+  for (std::size_t k = 0; k < count; ++k) c.program[0].outs.push_back(fmt::format("r{}", k));
+  c.outputs = c.program[0].outs;
+}
 
-// The case skeleton: the sample's inputs, one call of the op with the sample's attributes.
+[[noreturn]] void disagreement(const SampleCall& call, const std::string& what) {
+  throw std::runtime_error(
+      fmt::format("the reference disagrees with itself on {} [{}]: {}", call.spec->op, call.sample.label, what));
+}
+
+}  // namespace
+
+std::string sample_input_name(std::size_t i) { return fmt::format("x{}", i); }
+
 Case one_step_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier,
                    std::size_t result_count) {
   Case c;
@@ -84,28 +98,13 @@ Case one_step_case(const SampleCall& call, const std::string& id, std::vector<st
       step.args.push_back(std::nullopt);
       continue;
     }
-    c.inputs.push_back(case_input_of(input_name(i), input));
-    step.args.push_back(input_name(i));
+    c.inputs.push_back(case_input_of(sample_input_name(i), input));
+    step.args.push_back(sample_input_name(i));
   }
   for (std::size_t k = 0; k < result_count; ++k) step.outs.push_back(fmt::format("r{}", k));
   c.program.push_back(std::move(step));
   return c;
 }
-
-// An op that raises returns nothing to count, so its results are named after its schema.
-void name_declared_results(const OpDef& op, Case& c) {
-  c.program[0].outs.clear();
-  const std::size_t count = std::max<std::size_t>(1, op.schema.returns.size());
-  for (std::size_t k = 0; k < count; ++k) c.program[0].outs.push_back(fmt::format("r{}", k));
-  c.outputs = c.program[0].outs;
-}
-
-[[noreturn]] void disagreement(const SampleCall& call, const std::string& what) {
-  throw std::runtime_error(
-      fmt::format("the reference disagrees with itself on {} [{}]: {}", call.spec->op, call.sample.label, what));
-}
-
-}  // namespace
 
 // The op's oracle tolerance (NOTE: [op samples]) as a case tolerance against the oracle value
 // rounded to `dtype`. The stated bound is |got - oracle| <= ulps * eps * max(|oracle|, F) with
@@ -156,7 +155,7 @@ Case op_value_case(const SampleCall& call, const std::string& id, std::vector<st
   // What the op wrote into its inputs is part of its result (in-place and out= ops).
   for (std::size_t position : mutated_inputs(op, inputs.size())) {
     if (!inputs[position].defined()) continue;
-    expect(input_name(position), low.inputs_after[position], high.inputs_after[position]);
+    expect(sample_input_name(position), low.inputs_after[position], high.inputs_after[position]);
   }
   // An op that returns no tensors (unbind of a size-0 dim) is checked by its result count alone;
   // a case returns at least one value, so it returns its first input, untouched.

@@ -38,6 +38,14 @@ struct SampleDraw {
 };
 SampleDraw draw_samples(const samples::OpSampleSpec& spec, DType floating, std::uint64_t seed, int draw);
 
+// The name of the sample's input i in a case: x0, x1, ...
+std::string sample_input_name(std::size_t i);
+
+// The case skeleton: the sample's inputs (x0, x1, ...), one call of the op with the sample's
+// attributes, its results named r0, r1, ...; no outputs or expectation yet.
+Case one_step_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier,
+                   std::size_t result_count);
+
 // The op's oracle tolerance (NOTE: [op samples]) as a case tolerance for results of `dtype`
 // computed from `inputs` (NOTE: [op sample cases] explains the translation); zero for exact ops
 // and non-floating results.

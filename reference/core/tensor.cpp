@@ -18,6 +18,13 @@ Tensor Tensor::view_of(const Tensor& base, Shape shape, Strides strides, std::in
                                              base.device()));
 }
 
+Tensor Tensor::transform_wrapper(Shape shape, Strides strides, DType dtype, Device device,
+                                 std::shared_ptr<const TransformPayload> payload) {
+  auto impl = std::make_shared<TensorImpl>(nullptr, std::move(shape), std::move(strides), 0, dtype, device);
+  impl->set_payload(std::move(payload));
+  return Tensor(std::move(impl));
+}
+
 Tensor Tensor::wrapped_scalar(const Scalar& value) {
   Tensor t = Tensor::empty({}, value.dtype());
   visit_dtype(value.dtype(), [&]<typename T>() { *t.data<T>() = value.to<T>(); });

@@ -67,6 +67,10 @@ class Tensor {
   static Tensor view_of(const Tensor& base, Shape shape, Strides strides, std::int64_t offset);
   // A 0-dim wrapped number holding `value` (see NOTE: [tensor model]).
   static Tensor wrapped_scalar(const Scalar& value);
+  // What a transform hands to the function it transforms (NOTE: [transform payloads]): the logical
+  // geometry and `payload`, no storage.
+  static Tensor transform_wrapper(Shape shape, Strides strides, DType dtype, Device device,
+                                  std::shared_ptr<const TransformPayload> payload);
 
   bool defined() const { return impl_ != nullptr; }
   const Shape& shape() const { return impl().shape(); }

@@ -148,8 +148,8 @@ TensorList call(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
   // broadcasting follow the examples' ranks and dtypes, not the batched values'), so its rules see
   // inputs of one dtype and one shape, as its kernel does.
   if (transforms::Interpreter* interpreter = transforms::visible_interpreter()) {
-    const bool decomposes = op.kind == OpKind::Composite || op.kind == OpKind::OutVariant ||
-                            (op.kind == OpKind::InPlace && op.decompose);
+    const bool decomposes =
+        op.kind == OpKind::Composite || op.kind == OpKind::OutVariant || (op.kind == OpKind::InPlace && op.decompose);
     if (op.kind == OpKind::OutVariant) transforms::check_out_variant_allowed(op, bound_inputs);
     if (!decomposes) {
       const bool has_op_layer = op.kind != OpKind::View;

@@ -11,11 +11,9 @@ Tensor make_batched(const Tensor& value, std::optional<std::int64_t> bdim, int l
   Strides strides = value.strides();
   shape.erase(shape.begin() + *bdim);
   strides.erase(strides.begin() + *bdim);
-  // No storage of its own: the values live in `value` (NOTE: [transform payloads]).
-  auto impl =
-      std::make_shared<TensorImpl>(nullptr, std::move(shape), std::move(strides), 0, value.dtype(), value.device());
-  impl->set_payload(std::make_shared<BatchedPayload>(level, value, *bdim));
-  return Tensor(std::move(impl));
+  // No storage of its own: the values live in `value`.
+  return Tensor::transform_wrapper(std::move(shape), std::move(strides), value.dtype(), value.device(),
+                                   std::make_shared<BatchedPayload>(level, value, *bdim));
 }
 
 const BatchedPayload* batched_payload(const Tensor& tensor, int level) {

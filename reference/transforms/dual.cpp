@@ -5,15 +5,14 @@
 namespace funcspec::transforms {
 
 Tensor make_dual(const Tensor& primal, const Tensor& tangent, int level, std::shared_ptr<AliasGroup> aliases) {
-  auto impl =
-      std::make_shared<TensorImpl>(nullptr, primal.shape(), primal.strides(), 0, primal.dtype(), primal.device());
+  Tensor dual = Tensor::transform_wrapper(primal.shape(), primal.strides(), primal.dtype(), primal.device(),
+                                          std::make_shared<DualPayload>(level, primal, tangent, aliases));
   if (aliases) {
     // Views made for one op call (the op layer's broadcasts) die at once: keep the group small.
     std::erase_if(aliases->members, [](const std::weak_ptr<TensorImpl>& m) { return m.expired(); });
-    aliases->members.push_back(impl);
+    aliases->members.push_back(dual.impl_ptr());
   }
-  impl->set_payload(std::make_shared<DualPayload>(level, primal, tangent, std::move(aliases)));
-  return Tensor(std::move(impl));
+  return dual;
 }
 
 const DualPayload* dual_payload(const Tensor& tensor, int level) {

@@ -12,9 +12,12 @@
 namespace funcspec::transforms {
 namespace {
 
-// A storage-less tensor of `meta`'s shape and dtype on the meta device, standing for `t` when the
-// linear level works out the shape and dtype of a recorded op's results.
-Tensor meta_placeholder(const Tensor& t, const Shape& shape, const Strides& strides, DType dtype) {
+// A meta tensor with `t`'s geometry and dtype, standing for `t` when the linear level works out
+// the shape and dtype of a recorded op's results.
+Tensor meta_placeholder(const Tensor& t) {
+  const Shape& shape = t.shape();
+  const Strides& strides = t.strides();
+  const DType dtype = t.dtype();
   Tensor placeholder = Tensor::empty(shape, dtype, Device::Meta);
   if (strides != placeholder.strides() && numel_of(shape) > 0) {
     // Views must see the same geometry as they will at evaluation.
@@ -22,7 +25,7 @@ Tensor meta_placeholder(const Tensor& t, const Shape& shape, const Strides& stri
     for (std::size_t d = 0; d < shape.size(); ++d) span += (shape[d] - 1) * strides[d];
     placeholder = Tensor::view_of(Tensor::empty({span}, dtype, Device::Meta), shape, strides, 0);
   }
-  if (t.defined() && t.is_wrapped_number()) placeholder.impl_ptr()->set_wrapped_number(true);
+  if (t.is_wrapped_number()) placeholder.impl_ptr()->set_wrapped_number(true);
   return placeholder;
 }
 
@@ -133,9 +136,8 @@ TensorList LinearTape::transpose(const std::vector<std::int64_t>& inputs, const 
 
 Tensor LinearInterpreter::variable(const TensorMeta& meta, Device device) {
   const std::int64_t id = tape_->new_variable(meta, device);
-  auto impl = std::make_shared<TensorImpl>(nullptr, meta.shape, contiguous_strides(meta.shape), 0, meta.dtype, device);
-  impl->set_payload(std::make_shared<LinearPayload>(level(), id));
-  return Tensor(std::move(impl));
+  return Tensor::transform_wrapper(meta.shape, contiguous_strides(meta.shape), meta.dtype, device,
+                                   std::make_shared<LinearPayload>(level(), id));
 }
 
 std::int64_t LinearInterpreter::variable_id(const Tensor& tensor) const {
@@ -178,7 +180,7 @@ TensorList LinearInterpreter::process(const OpDef& op, const TensorList& inputs,
     node.constants.push_back(ids[i] >= 0 ? Tensor() : t);
     node.input_metas.push_back(t.defined() ? TensorMeta{t.shape(), t.dtype()} : TensorMeta{{}, DType::Float32});
     if (ids[i] >= 0) device = tape_->device(ids[i]);
-    placeholders.push_back(t.defined() ? meta_placeholder(t, t.shape(), t.strides(), t.dtype()) : Tensor());
+    placeholders.push_back(t.defined() ? meta_placeholder(t) : Tensor());
   }
   TensorList results;
   {
@@ -191,9 +193,8 @@ TensorList LinearInterpreter::process(const OpDef& op, const TensorList& inputs,
     const std::int64_t id = tape_->new_variable({r.shape(), r.dtype()}, device);
     node.output_ids.push_back(id);
     node.output_metas.push_back({r.shape(), r.dtype()});
-    auto impl = std::make_shared<TensorImpl>(nullptr, r.shape(), r.strides(), 0, r.dtype(), device);
-    impl->set_payload(std::make_shared<LinearPayload>(level(), id));
-    outputs.emplace_back(std::move(impl));
+    outputs.push_back(Tensor::transform_wrapper(r.shape(), r.strides(), r.dtype(), device,
+                                                std::make_shared<LinearPayload>(level(), id)));
   }
   tape_->record(std::move(node));
   return outputs;

@@ -17,7 +17,8 @@ using spec_testing::cases_dir;
 // whole registry: by `funcspec check` in ctest (conformance.reference.*) and by
 // clause_coverage_test.cpp. Here: what only a hand-written file can get wrong.
 TEST(CaseFiles, EachHasADescriptionSayingWhyTheExpectationIsRight) {
-  for (const std::string& path : case_file_paths()) EXPECT_FALSE(read_case_file(cases_dir() / path).description.empty()) << path;
+  for (const std::string& path : case_file_paths())
+    EXPECT_FALSE(read_case_file(cases_dir() / path).description.empty()) << path;
 }
 
 TEST(CaseFiles, ThereAreAtLeastSixty) { EXPECT_GE(case_file_paths().size(), 60u); }

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "conformance/spec/spec_clauses.h"
 #include "conformance/report/glob.h"
+#include "conformance/spec/spec_clauses.h"
 #include "conformance/suite/conformance_test.h"
 
 namespace funcspec::conformance::spec_testing {
