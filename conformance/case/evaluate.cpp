@@ -490,6 +490,23 @@ PyFunction transformed_program(const Case& c, bool on_meta) {
 
 }  // namespace
 
+TensorList run_case_program(const Case& c, const std::map<std::string, Tensor, std::less<>>& tensor_inputs) {
+  std::vector<transforms::PyTree> args;
+  for (const CaseInput& in : c.inputs) {
+    if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) {
+      args.emplace_back(literal->value);
+    } else {
+      args.emplace_back(tensor_inputs.at(in.name));
+    }
+  }
+  TensorList results;
+  for (const transforms::PyTree& leaf : transformed_program(c, false)(args).leaves()) {
+    if (!leaf.is_tensor()) throw BrokenProgram(fmt::format("a result is {}, not a tensor", leaf.describe()));
+    results.push_back(leaf.tensor());
+  }
+  return results;
+}
+
 ProgramResult run_on_reference(const Case& c) {
   ProgramResult result;
   if (const std::optional<std::string> transform = missing_transform(c)) {
