@@ -3,6 +3,6 @@
 
 namespace funcspec::properties {
 
-void add_gradient_properties(std::vector<PropertyDef>&) {}
+void add_gradient_properties(std::vector<PropertyDef>&, const ProgramOptions&) {}
 
 }  // namespace funcspec::properties

@@ -24,6 +24,7 @@
 
 #include "conformance/backend/backend.h"
 #include "conformance/case/case.h"
+#include "property_tests/program_generator.h"
 
 namespace funcspec::properties {
 
@@ -69,8 +70,14 @@ int cases_at(const PropertyDef& property, conformance::Tier tier);
 
 // Every property of the suite, in a fixed order. One function per file of property_tests/.
 std::vector<PropertyDef> all_properties();
-void add_vmap_properties(std::vector<PropertyDef>& out);
-void add_gradient_properties(std::vector<PropertyDef>& out);
+// The catalogue-driven properties (those drawing programs from the op catalogue) restricted to
+// programs that call `op`: how a newly registered op is put under every law with no new test code.
+std::vector<PropertyDef> properties_for_op(const std::string& op);
+
+// `programs` is the base of the programs the catalogue-driven properties draw (each property adds
+// what its law needs: a scalar result, floating outputs, ...).
+void add_vmap_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs = {});
+void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs = {});
 void add_randomness_properties(std::vector<PropertyDef>& out);
 void add_inplace_properties(std::vector<PropertyDef>& out);
 void add_error_consistency_properties(std::vector<PropertyDef>& out);

@@ -19,6 +19,16 @@ std::vector<PropertyDef> all_properties() {
   return out;
 }
 
+std::vector<PropertyDef> properties_for_op(const std::string& op) {
+  ProgramOptions programs;
+  programs.required_op = op;
+  std::vector<PropertyDef> out;
+  add_vmap_properties(out, programs);
+  add_gradient_properties(out, programs);
+  for (PropertyDef& property : out) property.id += "[" + op + "]";
+  return out;
+}
+
 }  // namespace funcspec::properties
 
 namespace funcspec::conformance {

@@ -105,10 +105,14 @@ TestRecord run_property(const PropertyDef& property, conformance::Backend& backe
   if (result.template is<rc::detail::FailureResult>()) {
     const auto& failure = result.template get<rc::detail::FailureResult>();
     record.status = TestStatus::Fail;
-    std::string logged;
-    for (const auto& [type, value] : failure.counterExample) logged += value + "\n";
-    record.reason = fmt::format("{}: violated after {} passing programs; shrunk counterexample:\n{}\n{}",
-                                property.law, failure.numSuccess, failure.description, logged);
+    // RapidCheck's description repeats the failing macro; what matters is the law's message and
+    // the log of the shrunk program and stack (RC_LOG).
+    const std::string message = last_violation ? last_violation->message : failure.description;
+    const std::size_t log_at = failure.description.find("Log:\n");
+    const std::string shrunk =
+        log_at == std::string::npos ? std::string() : failure.description.substr(log_at + 5);
+    record.reason = fmt::format("{}: violated after {} passing programs: {}\nshrunk counterexample:\n{}", property.law,
+                                failure.numSuccess, message, shrunk);
     record.note = run_line;
     if (last_violation && last_violation->counterexample) {
       conformance::Case c = *last_violation->counterexample;

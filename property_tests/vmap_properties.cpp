@@ -97,17 +97,18 @@ PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const Case&
   return judge_law(context, expecting_values(c, property, truth), "vmap differs from the loop of its examples");
 }
 
-void add_vmap_properties(std::vector<PropertyDef>& out) {
+void add_vmap_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs) {
   out.push_back(
       {std::string(kEqualsLoop),
        "vmap of a program under any transform stack equals the loop over its examples, stacked at out_dims",
        {"VMAP-1.1", "VMAP-1.2", "VMAP-1.3", "VMAP-1.4", "VMAP-1.5", "VMAP-1.6", "AD-4.1"},
-       60,
+       200,
        "",
-       [](PropertyContext& context) {
-         ProgramOptions options;
+       [programs](PropertyContext& context) {
+         ProgramOptions options = programs;
          options.max_steps = 3;
-         const std::optional<Case> c = draw_vmapped_case(options, {std::begin(kAllStackTransforms), std::end(kAllStackTransforms)}, 2, {});
+         const std::optional<Case> c =
+             draw_vmapped_case(options, {std::begin(kAllStackTransforms), std::end(kAllStackTransforms)}, 2, {});
          return check_vmap_equals_loop(context, *c, kEqualsLoop);
        }});
   out.push_back(
@@ -116,8 +117,8 @@ void add_vmap_properties(std::vector<PropertyDef>& out) {
        {"VMAP-1.1"},
        30,
        "it reads the reference's count of for-loop fallbacks",
-       [](PropertyContext&) {
-         ProgramOptions options;
+       [programs](PropertyContext&) {
+         ProgramOptions options = programs;
          options.max_steps = 3;
          const std::optional<Case> c = draw_vmapped_case(options, {StackTransform::Vmap}, 1, {});
          transforms::VmapFallbackLog log;
