@@ -31,6 +31,7 @@ constexpr std::string_view kLinearize = "PROP-AD/linearize-equals-jvp";
 
 ProgramOptions differentiable(ProgramOptions options) {
   options.max_steps = 3;
+  options.max_input_elements = 24;
   options.floating_outputs_only = true;
   return options;
 }
@@ -44,7 +45,13 @@ void require_finite(const Case& c) {
     const TensorData& data = std::get<conformance::TensorSpec>(in.value).data;
     for (std::int64_t i = 0; i < data.numel(); ++i) RC_PRE(std::isfinite(data.element_as_double(i)));
   }
-  const conformance::ProgramResult values = conformance::run_on_reference(c);
+  // Every intermediate value too: where(mask, pow(v, 1.5), y) has finite results but a NaN branch
+  // whose zero cotangent times an infinite partial is NaN in reverse mode and 0 in forward mode.
+  Case every_value = c;
+  every_value.outputs.clear();
+  for (const conformance::OpCall& step : c.program)
+    every_value.outputs.insert(every_value.outputs.end(), step.outs.begin(), step.outs.end());
+  const conformance::ProgramResult values = conformance::run_on_reference(every_value);
   RC_PRE(!values.error && values.broken.empty());
   for (const auto& [name, data] : values.outputs) {
     for (std::int64_t i = 0; i < data.numel(); ++i) RC_PRE(std::isfinite(data.element_as_double(i)));
@@ -72,12 +79,23 @@ Drawn draw(const ProgramOptions& options, int inner_max_depth) {
   return d;
 }
 
+// Where a derivative is infinite (sqrt or std at 0) its products with zero tangents are NaN by one
+// route and 0 by another: laws hold between finite derivatives, so the reference's answer filters.
+void require_finite_derivatives(const Case& c) {
+  const conformance::ProgramResult answer = conformance::run_on_reference(c);
+  RC_PRE(!answer.error && answer.broken.empty());
+  for (const auto& [name, data] : answer.outputs) {
+    for (std::int64_t i = 0; i < data.numel(); ++i) RC_PRE(std::isfinite(data.element_as_double(i)));
+  }
+}
+
 Case under(const Drawn& d, StackTransform outer) {
   std::vector<StackLevelPlan> stack{StackLevelPlan{outer, 1, 0, 0, 0, d.seed}};
   stack.insert(stack.end(), d.inner.begin(), d.inner.end());
   std::optional<Case> c = apply_stack(d.program, stack);
   RC_PRE(c.has_value());
   RC_LOG() << "transforms: " << describe_transforms(*c) << "\n";
+  require_finite_derivatives(*c);
   return std::move(*c);
 }
 
@@ -131,21 +149,45 @@ PropertyCheck jvp_equals_finite_differences(PropertyContext& context, const Prog
   std::map<std::string, Tensor, std::less<>> u;
   for (const conformance::NamedTensor& t : jvp.tangents) u[t.name] = conformance::materialize_tensor(t.tensor);
 
-  // Two step sizes: where they disagree a kink (or a discontinuity) lies within reach of the
-  // steps, and the derivative there is a documented one-sided choice, not a law: discard.
-  const TensorList value = oracle_at(inner, x, {}, 0.0);
-  const auto difference = [&](double h) {
-    const TensorList plus = oracle_at(inner, x, u, h);
-    const TensorList minus = oracle_at(inner, x, u, -h);
-    const Tensor two_h = from_vector(std::vector<double>{2 * h}, {}, DType::Oracle);
+  // At a kink (clamp at a tie, abs at 0) the central difference averages two one-sided slopes at
+  // every step size, while the derivative there is a documented one-sided choice, not a law: the
+  // forward and backward differences disagree, and the program is discarded. An oracle evaluation
+  // that raises (a matrix singular in 50 digits though not in float64) is discarded too.
+  TensorList value;
+  TensorList plus;
+  TensorList minus;
+  TensorList plus_far;
+  TensorList minus_far;
+  const double h = 1e-16;
+  try {
+    value = oracle_at(inner, x, {}, 0.0);
+    plus = oracle_at(inner, x, u, h);
+    minus = oracle_at(inner, x, u, -h);
+    plus_far = oracle_at(inner, x, u, 1e-11);
+    minus_far = oracle_at(inner, x, u, -1e-11);
+  } catch (const Error&) {
+    RC_DISCARD("the program raises near this point in the oracle dtype");
+  }
+  const auto quotient = [](const TensorList& a, const TensorList& b, double step) {
+    const Tensor by = from_vector(std::vector<double>{step}, {}, DType::Oracle);
     TensorList out;
-    for (std::size_t k = 0; k < plus.size(); ++k) out.push_back(ops::div(ops::sub(plus[k], minus[k]), two_h));
+    for (std::size_t k = 0; k < a.size(); ++k) out.push_back(ops::div(ops::sub(a[k], b[k]), by));
     return out;
   };
   // In 50 digits both the truncation error (h squared times the third derivative) and the rounding
   // error (1e-50 / h) stay far below float64's resolution at h = 1e-16.
-  const TensorList fine = difference(1e-16);
-  const TensorList coarse = difference(1e-11);
+  const TensorList fine = quotient(plus, minus, 2 * h);
+  const TensorList coarse = quotient(plus_far, minus_far, 2e-11);
+  const TensorList forward = quotient(plus_far, value, 1e-11);
+  const TensorList backward = quotient(value, minus_far, 1e-11);
+  RC_PRE(all_finite(forward) && all_finite(backward));
+  for (std::size_t k = 0; k < forward.size(); ++k) {
+    const TensorData f = data_of(ops::to_dtype(forward[k], DType::Float64));
+    const TensorData b = data_of(ops::to_dtype(backward[k], DType::Float64));
+    const double scale = std::max(1.0, max_abs(f));
+    for (std::int64_t i = 0; i < f.numel(); ++i)
+      RC_PRE(std::abs(f.element_as_double(i) - b.element_as_double(i)) <= 1e-6 * scale);
+  }
   RC_PRE(all_finite(value) && all_finite(fine) && all_finite(coarse));
   for (std::size_t k = 0; k < fine.size(); ++k) {
     const TensorData f = data_of(ops::to_dtype(fine[k], DType::Float64));
@@ -306,6 +348,8 @@ PropertyCheck hessian_symmetric(PropertyContext& context, const ProgramOptions& 
   conformance::JacobianTransform jacrev;
   jacrev.argnums = argnums;
   reverse_over_reverse.transforms = {jacrev, jacrev};
+  require_finite_derivatives(hessian);
+  require_finite_derivatives(reverse_over_reverse);
 
   const Answer h = ask(context, hessian);
   if (h.unsupported) return PropertyCheck::unsupported(*h.unsupported);
