@@ -124,6 +124,19 @@ bool all_finite(const TensorList& values) {
   return true;
 }
 
+// Whether two difference quotients agree to `relative` of the larger magnitude (at least 1).
+bool agree(const TensorList& a, const TensorList& b, double relative) {
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const TensorData x = data_of(ops::to_dtype(a[k], DType::Float64));
+    const TensorData y = data_of(ops::to_dtype(b[k], DType::Float64));
+    const double scale = std::max(1.0, max_abs(x));
+    for (std::int64_t i = 0; i < x.numel(); ++i) {
+      if (std::abs(x.element_as_double(i) - y.element_as_double(i)) > relative * scale) return false;
+    }
+  }
+  return true;
+}
+
 // The case's function (its inner stack) in the oracle dtype at `inputs` + h * `direction`.
 TensorList oracle_at(const Case& inner, const std::map<std::string, Tensor, std::less<>>& inputs,
                      const std::map<std::string, Tensor, std::less<>>& direction, double h) {
@@ -184,22 +197,10 @@ PropertyCheck jvp_equals_finite_differences(PropertyContext& context, const Prog
   const TensorList coarse = quotient(plus_far, minus_far, 2e-11);
   const TensorList forward = quotient(plus_far, value, 1e-11);
   const TensorList backward = quotient(value, minus_far, 1e-11);
-  RC_PRE(all_finite(forward) && all_finite(backward));
-  for (std::size_t k = 0; k < forward.size(); ++k) {
-    const TensorData f = data_of(ops::to_dtype(forward[k], DType::Float64));
-    const TensorData b = data_of(ops::to_dtype(backward[k], DType::Float64));
-    const double scale = std::max(1.0, max_abs(f));
-    for (std::int64_t i = 0; i < f.numel(); ++i)
-      RC_PRE(std::abs(f.element_as_double(i) - b.element_as_double(i)) <= 1e-6 * scale);
-  }
-  RC_PRE(all_finite(value) && all_finite(fine) && all_finite(coarse));
-  for (std::size_t k = 0; k < fine.size(); ++k) {
-    const TensorData f = data_of(ops::to_dtype(fine[k], DType::Float64));
-    const TensorData c = data_of(ops::to_dtype(coarse[k], DType::Float64));
-    const double scale = std::max(1.0, max_abs(f));
-    for (std::int64_t i = 0; i < f.numel(); ++i)
-      RC_PRE(std::abs(f.element_as_double(i) - c.element_as_double(i)) <= 1e-9 * scale);
-  }
+  RC_PRE(all_finite(value) && all_finite(fine) && all_finite(coarse) && all_finite(forward) && all_finite(backward));
+  RC_PRE(agree(forward, backward, 1e-6));
+  // Two step sizes that disagree: a non-smooth point or a jump closer than 1e-11.
+  RC_PRE(agree(fine, coarse, 1e-9));
 
   const std::vector<std::string> names = conformance::result_names(jvp_case);
   if (names.size() != value.size() * 2) return PropertyCheck::unsupported("a result of the stack is not a tensor");

@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <fstream>
 #include <stdexcept>
 
+#include "conformance/case/versioned_json.h"
 #include "conformance/suite/tensor_to_case.h"
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
@@ -20,23 +20,8 @@ using Json = nlohmann::json;
 namespace {
 
 const Json& tolerance_table() {
-  static const Json table = [] {
-    std::ifstream in(FUNCSPEC_PROPERTY_TOLERANCES_FILE);
-    if (!in)
-      throw std::runtime_error(
-          fmt::format("cannot read the property tolerance table {}", FUNCSPEC_PROPERTY_TOLERANCES_FILE));
-    Json j;
-    try {
-      j = Json::parse(in);
-    } catch (const Json::exception& e) {
-      throw std::runtime_error(
-          fmt::format("the property tolerance table {} is not JSON: {}", FUNCSPEC_PROPERTY_TOLERANCES_FILE, e.what()));
-    }
-    if (!j.is_object() || j.value("format", "") != "funcspec-property-tolerances/1")
-      throw std::runtime_error(
-          fmt::format("{} is not a funcspec-property-tolerances/1 table", FUNCSPEC_PROPERTY_TOLERANCES_FILE));
-    return j;
-  }();
+  static const Json table = conformance::read_versioned_json(
+      FUNCSPEC_PROPERTY_TOLERANCES_FILE, "funcspec-property-tolerances/1", "the property tolerance table");
   return table;
 }
 

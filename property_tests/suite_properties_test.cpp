@@ -4,6 +4,8 @@
 // found elsewhere replays here.
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 

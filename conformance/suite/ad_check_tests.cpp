@@ -17,10 +17,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <fstream>
 #include <mutex>
 #include <stdexcept>
 
+#include "conformance/case/versioned_json.h"
 #include "conformance/samples/sample_checks.h"
 #include "conformance/suite/conformance_test.h"
 #include "conformance/suite/op_sample_cases.h"
@@ -48,21 +48,8 @@ struct DerivativeTolerance {
 };
 
 const Json& tolerance_table() {
-  static const Json table = [] {
-    std::ifstream in(FUNCSPEC_AD_TOLERANCES_FILE);
-    if (!in)
-      throw std::runtime_error(fmt::format("cannot read the AD tolerance table {}", FUNCSPEC_AD_TOLERANCES_FILE));
-    Json j;
-    try {
-      j = Json::parse(in);
-    } catch (const Json::exception& e) {
-      throw std::runtime_error(
-          fmt::format("the AD tolerance table {} is not JSON: {}", FUNCSPEC_AD_TOLERANCES_FILE, e.what()));
-    }
-    if (!j.is_object() || j.value("format", "") != "funcspec-ad-tolerances/1")
-      throw std::runtime_error(fmt::format("{} is not a funcspec-ad-tolerances/1 table", FUNCSPEC_AD_TOLERANCES_FILE));
-    return j;
-  }();
+  static const Json table =
+      read_versioned_json(FUNCSPEC_AD_TOLERANCES_FILE, "funcspec-ad-tolerances/1", "the AD tolerance table");
   return table;
 }
 
