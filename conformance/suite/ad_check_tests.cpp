@@ -38,7 +38,7 @@ namespace {
 
 using transforms::PyFunction;
 using transforms::PyTree;
-using Json = nlohmann::json;
+using ToleranceJson = nlohmann::json;
 
 // --- The tolerance table ---
 
@@ -47,15 +47,15 @@ struct DerivativeTolerance {
   double rtol = 0;
 };
 
-const Json& tolerance_table() {
-  static const Json table = [] {
+const ToleranceJson& tolerance_table() {
+  static const ToleranceJson table = [] {
     std::ifstream in(FUNCSPEC_AD_TOLERANCES_FILE);
     if (!in)
       throw std::runtime_error(fmt::format("cannot read the AD tolerance table {}", FUNCSPEC_AD_TOLERANCES_FILE));
-    Json j;
+    ToleranceJson j;
     try {
-      j = Json::parse(in);
-    } catch (const Json::exception& e) {
+      j = ToleranceJson::parse(in);
+    } catch (const ToleranceJson::exception& e) {
       throw std::runtime_error(
           fmt::format("the AD tolerance table {} is not JSON: {}", FUNCSPEC_AD_TOLERANCES_FILE, e.what()));
     }
@@ -67,14 +67,14 @@ const Json& tolerance_table() {
 }
 
 DerivativeTolerance lookup_tolerance(const std::string& check, const std::string& op, DType dtype) {
-  const Json& table = tolerance_table();
+  const ToleranceJson& table = tolerance_table();
   const std::string d(dtype_name(dtype));
-  const Json* entry = nullptr;
-  auto try_entry = [&](const Json& node) {
+  const ToleranceJson* entry = nullptr;
+  auto try_entry = [&](const ToleranceJson& node) {
     if (entry == nullptr && node.is_object() && node.contains(d)) entry = &node[d];
   };
   if (table.contains("ops") && table["ops"].contains(op)) {
-    const Json& per_op = table["ops"][op];
+    const ToleranceJson& per_op = table["ops"][op];
     if (per_op.contains(check)) try_entry(per_op[check]);
     if (per_op.contains("*")) try_entry(per_op["*"]);
   }
