@@ -240,6 +240,16 @@ class SignatureWalker {
       bad("chunk_size", fmt::format("chunk_size must be positive or null, got {}", *t.chunk_size));
   }
 
+  // Nested forward (or reverse) levels would name two results alike (jvp of jvp: the outer level's
+  // tangent of y and the inner level's are both jvp(y)); the later one gets the first free suffix
+  // #2, #3, ... so every result keeps a name of its own (docs/case-format.md).
+  static void push_unique(std::vector<std::string>& results, const std::string& name) {
+    std::string unique = name;
+    for (int k = 2; std::find(results.begin(), results.end(), unique) != results.end(); ++k)
+      unique = fmt::format("{}#{}", name, k);
+    results.push_back(std::move(unique));
+  }
+
   void apply(const GradTransform& t) {
     const std::vector<std::string> wrt = resolve(t.argnums);
     auto [outputs, aux] = split_aux(t.has_aux, true);
@@ -262,7 +272,7 @@ class SignatureWalker {
     // Integer and bool inputs carry no derivative: vjp differentiates the floating ones.
     for (const std::string& x : tensor_inputs()) {
       const auto& spec = std::get<TensorSpec>(case_.find_input(x)->value);
-      if (is_floating(spec.data.dtype)) results.push_back(fmt::format("vjp({})", x));
+      if (is_floating(spec.data.dtype)) push_unique(results, fmt::format("vjp({})", x));
     }
     signature_.results = std::move(results);
   }
@@ -275,7 +285,7 @@ class SignatureWalker {
     }
     auto [outputs, aux] = split_aux(t.has_aux, false);
     std::vector<std::string> results = signature_.results;
-    for (const std::string& y : outputs) results.push_back(fmt::format("jvp({})", y));
+    for (const std::string& y : outputs) push_unique(results, fmt::format("jvp({})", y));
     signature_.results = std::move(results);
   }
 

@@ -2,6 +2,7 @@
 // Running a case's program and judging what came back against the case's expectation. Running is
 // backend-specific (here: the reference, through funcspec::call); judging is shared by every
 // backend, so a backend only has to produce a ProgramResult.
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -57,6 +58,14 @@ TensorData tensor_metadata_of(const Tensor& tensor);
 // Runs the program on the reference under random::GeneratorScope(case.seed). A case with
 // transforms is unsupported ("the reference has no vmap yet").
 ProgramResult run_on_reference(const Case& c);
+
+// The case's transformed program (without its seed scope) applied to engine tensors given by input
+// name, in any dtype, the oracle's included; literal inputs come from the case. For suites that
+// need the reference's values of a case at other points (finite differences in the oracle dtype).
+// `transform_tensors_as` converts the floating tangents and cotangents the transforms carry (the
+// oracle dtype, to differentiate in it). Throws what the program throws.
+TensorList run_case_program(const Case& c, const std::map<std::string, Tensor, std::less<>>& tensor_inputs,
+                            std::optional<DType> transform_tensors_as = std::nullopt);
 
 // Compares a result with the case's expectation: values within tolerance (NaN equals NaN; shapes
 // and dtypes must match exactly) or the expected error kind.

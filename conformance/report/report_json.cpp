@@ -65,6 +65,7 @@ Json test_to_json(const TestRecord& test) {
   out["replay_case"] = test.replay_case;
   out["replay_command"] = test.replay_command;
   out["seconds"] = float_to_json(test.seconds);
+  out["note"] = test.note;
   return out;
 }
 
@@ -200,7 +201,7 @@ Tolerance parse_tolerance(const Reader& r, const Json& json, const std::string& 
 TestRecord parse_test(const Reader& r, const Json& json, const std::string& path) {
   r.object(json, path,
            {"id", "clauses", "status", "reason", "max_abs_error", "max_ulp_error", "tolerance", "replay_case",
-            "replay_command", "seconds"});
+            "replay_command", "seconds", "note"});
   TestRecord test;
   test.id = r.string(json["id"], Reader::join(path, "id"));
   if (test.id.empty()) r.fail(Reader::join(path, "id"), "a test id is never empty");
@@ -222,6 +223,7 @@ TestRecord parse_test(const Reader& r, const Json& json, const std::string& path
   test.replay_case = r.string(json["replay_case"], Reader::join(path, "replay_case"));
   test.replay_command = r.string(json["replay_command"], Reader::join(path, "replay_command"));
   test.seconds = r.number(json["seconds"], Reader::join(path, "seconds"));
+  test.note = r.string(json["note"], Reader::join(path, "note"));
   return test;
 }
 

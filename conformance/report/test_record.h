@@ -40,6 +40,8 @@ struct TestRecord {
   std::string replay_case;     // the case file written for a failure ("" when none)
   std::string replay_command;  // one line that replays it
   double seconds = 0;          // wall time of the test
+  // What else a reader needs to trust the verdict: a property test's case count and seed.
+  std::string note;
 };
 
 struct BackendIdentity {

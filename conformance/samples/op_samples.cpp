@@ -61,8 +61,10 @@ Tensor SampleRng::strided_tensor(const Shape& shape, DType dtype, double lo, dou
   return tensor(shape, dtype, lo, hi);
 }
 
-const OpSampleRegistry& OpSampleRegistry::instance() {
-  static const OpSampleRegistry* registry = [] {
+const OpSampleRegistry& OpSampleRegistry::instance() { return mutable_instance(); }
+
+OpSampleRegistry& OpSampleRegistry::mutable_instance() {
+  static OpSampleRegistry* registry = [] {
     auto* r = new OpSampleRegistry();
     register_conversion_samples(*r);
     register_creation_samples(*r);
@@ -85,6 +87,8 @@ const OpSampleSpec* OpSampleRegistry::find(const std::string& op) const {
   auto it = specs_.find(op);
   return it == specs_.end() ? nullptr : &it->second;
 }
+
+void register_op_samples(OpSampleSpec spec) { OpSampleRegistry::mutable_instance().add(std::move(spec)); }
 
 void OpSampleRegistry::add(OpSampleSpec spec) {
   FUNCSPEC_INTERNAL_ASSERT(!specs_.contains(spec.op), "samples declared twice for one op");

@@ -70,8 +70,15 @@ class OpSampleRegistry {
   void add(OpSampleSpec spec);
 
  private:
+  friend void register_op_samples(OpSampleSpec spec);
+  static OpSampleRegistry& mutable_instance();
   std::map<std::string, OpSampleSpec> specs_;
 };
+
+// Samples for an op registered from outside the catalogue (an op a user adds through
+// OpRegistry::add): from then on every catalogue-wide check and property draws it like any other.
+// Declaring samples twice for one op is an internal error.
+void register_op_samples(OpSampleSpec spec);
 
 // One per op family, each in <family>_samples.cpp.
 void register_conversion_samples(OpSampleRegistry& registry);

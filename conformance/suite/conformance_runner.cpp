@@ -54,11 +54,40 @@ std::string replay_command(const std::filesystem::path& case_file, const std::st
   return fmt::format("funcspec replay {} --backend {}", shell_quote(case_file.string()), shell_quote(backend_spec));
 }
 
+namespace {
+
+// A property test judges the backend itself (NOTE: [property tests]); the manifest still applies.
+TestRecord run_property_test(Backend& backend, const ConformanceTest& test, const RunnerOptions& options,
+                             std::chrono::steady_clock::time_point start) {
+  TestRecord record;
+  try {
+    record = test.run(backend, EvaluateOptions{options.timeout}, options.artifacts_dir);
+  } catch (const std::exception& e) {
+    record.status = TestStatus::Error;
+    record.reason = fmt::format("the property could not be checked: {}", e.what());
+  }
+  record.id = test.id;
+  record.clauses = test.clauses;
+  const XfailEntry* listed = options.manifest != nullptr ? options.manifest->match(test.id) : nullptr;
+  if (record.status == TestStatus::Pass || record.status == TestStatus::Fail) {
+    const JudgedStatus judged =
+        judged_status(record.status == TestStatus::Pass ? Verdict::Pass : Verdict::Fail, record.reason, listed);
+    record.status = judged.status;
+    record.reason = judged.reason;
+  }
+  if (!record.replay_case.empty()) record.replay_command = replay_command(record.replay_case, backend.spec());
+  record.seconds = seconds_since(start);
+  return record;
+}
+
+}  // namespace
+
 TestRecord run_conformance_test(Backend& backend, const ConformanceTest& test, const RunnerOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   TestRecord record;
   record.id = test.id;
   record.clauses = test.clauses;
+  if (test.run) return run_property_test(backend, test, options, start);
   Case c;
   try {
     c = test.build();

@@ -8,6 +8,10 @@
 //
 // Building the case is deferred (`build`): computing an expectation can cost an oracle evaluation,
 // and a run that filters down to ten tests must not pay for ten thousand.
+//
+// A property test (property_tests/, NOTE: [property tests]) is not one case but a law checked on many
+// generated programs; it sets `run` instead of `build` and judges the backend itself, writing the
+// shrunk counterexample as a replayable case when the law fails.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -15,8 +19,12 @@
 #include <vector>
 
 #include "conformance/case/case.h"
+#include "conformance/report/test_record.h"
 
 namespace funcspec::conformance {
+
+class Backend;
+struct EvaluateOptions;
 
 struct ConformanceTest {
   std::string id;                    // stable; the case's id
@@ -24,6 +32,12 @@ struct ConformanceTest {
   Tier tier = Tier::Pr;              // the cheapest tier that runs it
   std::string origin;                // where it comes from: a case file's path, or the generator's name
   std::function<Case()> build;       // the case with its expectation; may throw (the test is then an error)
+  // Property tests only (then `build` is empty): checks the law against `backend`, writing any
+  // counterexample's case file under `artifacts_dir`. Fills everything of the record but id, clauses
+  // and seconds.
+  std::function<TestRecord(Backend& backend, const EvaluateOptions& options,
+                           const std::filesystem::path& artifacts_dir)>
+      run = {};
 };
 
 struct SuiteOptions {
@@ -42,5 +56,7 @@ void add_promotion_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_vmap_oracle_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_vmap_random_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_ad_check_tests(const SuiteOptions& options, ConformanceTests& tests);
+// The property tests, defined in property_tests/ (NOTE: [property tests]).
+void add_property_tests(const SuiteOptions& options, ConformanceTests& tests);
 
 }  // namespace funcspec::conformance

@@ -1,0 +1,8 @@
+// Being written: registers no property yet.
+#include "property_tests/property.h"
+
+namespace funcspec::properties {
+
+void add_inplace_properties(std::vector<PropertyDef>&) {}
+
+}  // namespace funcspec::properties

@@ -1,0 +1,147 @@
+#include "property_tests/law_checks.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+
+#include "conformance/suite/tensor_to_case.h"
+#include "reference/api/ops.h"
+#include "reference/ops/dispatch.h"
+
+namespace funcspec::properties {
+
+using conformance::Case;
+using conformance::TensorData;
+using Json = nlohmann::json;
+
+namespace {
+
+const Json& tolerance_table() {
+  static const Json table = [] {
+    std::ifstream in(FUNCSPEC_PROPERTY_TOLERANCES_FILE);
+    if (!in)
+      throw std::runtime_error(
+          fmt::format("cannot read the property tolerance table {}", FUNCSPEC_PROPERTY_TOLERANCES_FILE));
+    Json j;
+    try {
+      j = Json::parse(in);
+    } catch (const Json::exception& e) {
+      throw std::runtime_error(
+          fmt::format("the property tolerance table {} is not JSON: {}", FUNCSPEC_PROPERTY_TOLERANCES_FILE, e.what()));
+    }
+    if (!j.is_object() || j.value("format", "") != "funcspec-property-tolerances/1")
+      throw std::runtime_error(
+          fmt::format("{} is not a funcspec-property-tolerances/1 table", FUNCSPEC_PROPERTY_TOLERANCES_FILE));
+    return j;
+  }();
+  return table;
+}
+
+}  // namespace
+
+conformance::Tolerance property_tolerance(std::string_view property, const TensorData& truth) {
+  if (!is_floating(truth.dtype)) return {};
+  const Json& table = tolerance_table();
+  const std::string dtype(dtype_name(truth.dtype));
+  const Json* entry = nullptr;
+  const std::string id(property);
+  if (table.contains("properties") && table["properties"].contains(id) && table["properties"][id].contains(dtype))
+    entry = &table["properties"][id][dtype];
+  if (entry == nullptr && table.contains("default") && table["default"].contains(dtype))
+    entry = &table["default"][dtype];
+  if (entry == nullptr || !(*entry)["atol"].is_number() || !(*entry)["rtol"].is_number())
+    throw std::runtime_error(fmt::format("the property tolerance table has no entry for ({}, {})", id, dtype));
+  double scale = 1;
+  for (std::int64_t i = 0; i < truth.numel(); ++i) {
+    const double v = truth.element_as_double(i);
+    if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
+  }
+  return {(*entry)["atol"].get<double>() * scale, (*entry)["rtol"].get<double>(), 0};
+}
+
+Case expecting_values(Case c, std::string_view property, const NamedResults& truth) {
+  c.expect = {};
+  for (const auto& [name, data] : truth) {
+    conformance::ExpectedValue value;
+    value.name = name;
+    value.tensor.data = data;
+    value.tolerance = property_tolerance(property, data);
+    c.expect.values.push_back(std::move(value));
+  }
+  return c;
+}
+
+Case expecting_error(Case c, ErrorKind kind) {
+  c.expect = {};
+  c.expect.error = kind;
+  return c;
+}
+
+PropertyCheck judge_law(const PropertyContext& context, Case expectation, const std::string& what) {
+  const conformance::Evaluation evaluation = conformance::judge(expectation, context.run(expectation));
+  switch (evaluation.verdict) {
+    case conformance::Verdict::Pass: return PropertyCheck::holds(evaluation.max_abs_error);
+    case conformance::Verdict::Unsupported: return PropertyCheck::unsupported(evaluation.reason);
+    case conformance::Verdict::Fail:
+    case conformance::Verdict::Error: break;
+  }
+  return PropertyCheck::violated(fmt::format("{}: {}", what, evaluation.reason), std::move(expectation));
+}
+
+Answer ask(const PropertyContext& context, const Case& c) {
+  conformance::ProgramResult result = context.run(c);
+  Answer answer;
+  if (result.unsupported) {
+    answer.unsupported = *result.unsupported;
+  } else if (result.fault != conformance::Fault::None || !result.broken.empty()) {
+    answer.fault = result.broken.empty() ? std::string(conformance::fault_name(result.fault)) : result.broken;
+  } else if (result.error) {
+    answer.error = result.error;
+  } else {
+    answer.outputs = std::move(result.outputs);
+  }
+  return answer;
+}
+
+Tensor tensor_of(const TensorData& data) {
+  conformance::TensorSpec spec;
+  spec.data = data;
+  return conformance::materialize_tensor(spec);
+}
+
+TensorData data_of(const Tensor& tensor) { return conformance::tensor_data_of(tensor); }
+
+TensorData stack_results(const std::vector<TensorData>& examples, std::int64_t dim, const TensorData& empty_like) {
+  Tensor stacked;
+  if (examples.empty()) {
+    Shape shape = empty_like.shape;
+    shape.insert(shape.begin(), 0);
+    stacked = ops::zeros(std::vector<std::int64_t>(shape.begin(), shape.end()), empty_like.dtype);
+  } else {
+    TensorList parts;
+    for (const TensorData& e : examples) parts.push_back(tensor_of(e));
+    stacked = ops::stack(parts, 0);
+  }
+  const std::int64_t destination = dim < 0 ? stacked.dim() + dim : dim;
+  if (destination != 0)
+    stacked = call_one("movedim", {stacked}, {{"source", std::int64_t{0}}, {"destination", destination}});
+  return data_of(ops::contiguous(stacked));
+}
+
+std::vector<conformance::CaseInput> slice_inputs(const std::vector<conformance::CaseInput>& inputs,
+                                                 const std::vector<std::optional<std::int64_t>>& in_dims,
+                                                 std::int64_t index) {
+  std::vector<conformance::CaseInput> out = inputs;
+  for (std::size_t i = 0; i < out.size() && i < in_dims.size(); ++i) {
+    if (!in_dims[i] || out[i].is_literal()) continue;
+    const Tensor whole = conformance::materialize_tensor(std::get<conformance::TensorSpec>(out[i].value));
+    const Tensor slice = ops::contiguous(ops::select(whole, *in_dims[i], index));
+    out[i] = conformance::case_input_of(out[i].name, slice);
+  }
+  return out;
+}
+
+}  // namespace funcspec::properties

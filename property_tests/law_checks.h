@@ -1,0 +1,58 @@
+#pragma once
+// What every property does with a backend's answers: ask, build the case that states the truth the
+// law demands (so a violation is a replayable case, NOTE: [property tests]), judge, and stack or
+// slice results the way the loop side of a law needs.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "conformance/case/case.h"
+#include "conformance/case/evaluate.h"
+#include "property_tests/property.h"
+#include "reference/core/tensor.h"
+
+namespace funcspec::properties {
+
+using NamedResults = std::vector<std::pair<std::string, conformance::TensorData>>;
+
+// The tolerance of the tolerance table (conformance/tolerances/properties.json) for `property` and
+// the truth's dtype, with atol scaled by the truth's magnitude. Exact (zero) for non-floating values.
+conformance::Tolerance property_tolerance(std::string_view property, const conformance::TensorData& truth);
+
+// `c` with the expectation that its results equal `truth` within the property's tolerance.
+conformance::Case expecting_values(conformance::Case c, std::string_view property, const NamedResults& truth);
+// `c` with the expectation that it raises `kind`.
+conformance::Case expecting_error(conformance::Case c, ErrorKind kind);
+
+// Runs `expectation` (a case with the law's truth as its expectation) on the backend and judges:
+// holds, violated (the case is the counterexample), or unsupported when the backend cannot run it.
+// A backend that crashes, hangs or breaks the protocol violates the law too.
+PropertyCheck judge_law(const PropertyContext& context, conformance::Case expectation, const std::string& what);
+
+// A case's answer that the law compares against (the loop's side): the outputs, or nothing with
+// `why` set when the backend raised, could not run it, or failed to answer.
+struct Answer {
+  std::optional<NamedResults> outputs;
+  std::optional<ErrorKind> error;
+  std::optional<std::string> unsupported;
+  std::string fault;  // a crash, timeout or protocol break
+};
+Answer ask(const PropertyContext& context, const conformance::Case& c);
+
+// Tensor <-> TensorData through the reference (cpu).
+Tensor tensor_of(const conformance::TensorData& data);
+conformance::TensorData data_of(const Tensor& tensor);
+
+// The examples stacked along `dim` (negative: from the end of the stacked rank). `empty_shape` gives
+// the example shape when there are no examples.
+conformance::TensorData stack_results(const std::vector<conformance::TensorData>& examples, std::int64_t dim,
+                                      const conformance::TensorData& empty_like);
+
+// Every tensor input of `c` at `in_dims[i]` (nullopt: left whole) replaced by its slice `index`.
+std::vector<conformance::CaseInput> slice_inputs(const std::vector<conformance::CaseInput>& inputs,
+                                                 const std::vector<std::optional<std::int64_t>>& in_dims,
+                                                 std::int64_t index);
+
+}  // namespace funcspec::properties

@@ -1,0 +1,26 @@
+#pragma once
+// The loop side of every "vmap equals the loop" law, shared by the vmap and gradient properties.
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "conformance/case/case.h"
+#include "property_tests/program_generator.h"
+#include "property_tests/property.h"
+#include "property_tests/transform_stack.h"
+
+namespace funcspec::properties {
+
+// Inside a property: a generated program under vmap ∘ forced_inner ∘ (0..inner_max_depth levels of
+// inner_allowed), with RC_PRE discarding stacks that do not apply.
+std::optional<conformance::Case> draw_vmapped_case(const ProgramOptions& options,
+                                                   std::vector<StackTransform> inner_allowed, int inner_max_depth,
+                                                   std::vector<StackLevelPlan> forced_inner);
+
+// `c` (outermost transform a vmap with in_dims by position and one out_dim for all) against the loop:
+// the rest of the stack run by the backend on each example, the results stacked at out_dims. An
+// example that raises makes the truth that error.
+PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const conformance::Case& c,
+                                     std::string_view property);
+
+}  // namespace funcspec::properties

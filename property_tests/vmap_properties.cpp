@@ -1,0 +1,134 @@
+// vmap equals the loop (NOTE: [vmap semantics]) on generated programs under generated transform
+// stacks, and the engine-only verdict that the reference batched them all with native rules.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "property_tests/law_checks.h"
+#include "property_tests/program_generator.h"
+#include "property_tests/property.h"
+#include "property_tests/transform_stack.h"
+#include "property_tests/vmap_loop.h"
+#include "reference/transforms/fallback_log.h"
+
+namespace funcspec::properties {
+
+using conformance::Case;
+
+namespace {
+
+constexpr std::string_view kEqualsLoop = "PROP-VMAP/equals-loop";
+
+}  // namespace
+
+std::optional<Case> draw_vmapped_case(const ProgramOptions& options, std::vector<StackTransform> inner_allowed,
+                                      int inner_max_depth, std::vector<StackLevelPlan> forced_inner) {
+  const GeneratedProgram program = draw_program(options);
+  std::vector<StackLevelPlan> stack = *gen_stack_plan(1, 1, {StackTransform::Vmap});
+  for (StackLevelPlan& level : forced_inner) {
+    level.seed = *rc::gen::arbitrary<std::uint32_t>();
+    stack.push_back(level);
+  }
+  if (inner_max_depth > 0) {
+    for (const StackLevelPlan& level : *gen_stack_plan(0, inner_max_depth, std::move(inner_allowed)))
+      stack.push_back(level);
+  }
+  std::optional<Case> c = apply_stack(program, stack);
+  RC_PRE(c.has_value());
+  RC_LOG() << "transforms: " << describe_transforms(*c) << "\n";
+  return c;
+}
+
+PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const Case& c, std::string_view property) {
+  const auto& vmap = std::get<conformance::VmapTransform>(c.transforms.front());
+  Case inner = c;
+  inner.transforms.erase(inner.transforms.begin());
+  const std::vector<std::optional<std::int64_t>>& in_dims = vmap.in_dims.by_position;
+
+  // The batch size: the mapped dim of any mapped input (the stack built them all alike).
+  std::int64_t batch = -1;
+  std::vector<std::optional<std::int64_t>> dims(in_dims.size());
+  for (std::size_t i = 0; i < in_dims.size() && i < c.inputs.size(); ++i) {
+    if (!in_dims[i] || c.inputs[i].is_literal()) continue;
+    const Shape& shape = std::get<conformance::TensorSpec>(c.inputs[i].value).data.shape;
+    const std::int64_t rank = static_cast<std::int64_t>(shape.size());
+    dims[i] = *in_dims[i] < 0 ? *in_dims[i] + rank : *in_dims[i];
+    batch = shape[static_cast<std::size_t>(*dims[i])];
+  }
+  if (batch < 0) return PropertyCheck::unsupported("no input is mapped");
+
+  std::vector<NamedResults> examples;
+  for (std::int64_t b = 0; b < batch; ++b) {
+    Case example = inner;
+    example.inputs = slice_inputs(c.inputs, dims, b);
+    const Answer answer = ask(context, example);
+    if (answer.unsupported) return PropertyCheck::unsupported(*answer.unsupported);
+    if (!answer.fault.empty())
+      return PropertyCheck::violated(fmt::format("the loop's example {} got no answer: {}", b, answer.fault),
+                                     std::nullopt);
+    if (answer.error) return judge_law(context, expecting_error(c, *answer.error), "the loop raised but vmap did not");
+    examples.push_back(*answer.outputs);
+  }
+
+  NamedResults like;  // the example results' names, dtypes and shapes (from the reference on meta when empty)
+  if (!examples.empty()) {
+    like = examples.front();
+  } else {
+    Case meta = inner;
+    meta.device = Device::Meta;
+    for (std::size_t i = 0; i < meta.inputs.size(); ++i) {
+      if (meta.inputs[i].is_literal()) continue;
+      auto& spec = std::get<conformance::TensorSpec>(meta.inputs[i].value);
+      if (dims[i]) spec.data.shape.erase(spec.data.shape.begin() + *dims[i]);
+      spec.data.bytes.clear();
+      spec.values_omitted = true;
+      spec.layout = {};
+    }
+    const conformance::ProgramResult shapes = conformance::run_on_reference(meta);
+    if (!shapes.broken.empty() || shapes.unsupported || shapes.error)
+      return PropertyCheck::unsupported("the results of an empty batch have no shape the reference can infer");
+    like = shapes.outputs;
+  }
+  const std::int64_t out_dim = vmap.out_dims.all.value_or(0);
+  NamedResults truth;
+  for (std::size_t k = 0; k < like.size(); ++k) {
+    std::vector<conformance::TensorData> slices;
+    for (const NamedResults& e : examples) slices.push_back(e.at(k).second);
+    truth.emplace_back(like[k].first, stack_results(slices, out_dim, like[k].second));
+  }
+  return judge_law(context, expecting_values(c, property, truth), "vmap differs from the loop of its examples");
+}
+
+void add_vmap_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs) {
+  out.push_back({std::string(kEqualsLoop),
+                 "vmap of a program under any transform stack equals the loop over its examples, stacked at out_dims",
+                 {"VMAP-1.1", "VMAP-1.2", "VMAP-1.3", "VMAP-1.4", "VMAP-1.5", "VMAP-1.6", "AD-4.1"},
+                 200,
+                 "",
+                 [programs](PropertyContext& context) {
+                   ProgramOptions options = programs;
+                   options.max_steps = 3;
+                   const std::optional<Case> c = draw_vmapped_case(
+                       options, {std::begin(kAllStackTransforms), std::end(kAllStackTransforms)}, 2, {});
+                   return check_vmap_equals_loop(context, *c, kEqualsLoop);
+                 }});
+  out.push_back(
+      {"PROP-VMAP/native-batching-rules",
+       "the reference batches every generated program with native batching rules, never the for-loop fallback",
+       {"VMAP-1.1"},
+       30,
+       "it reads the reference's count of for-loop fallbacks",
+       [programs](PropertyContext&) {
+         ProgramOptions options = programs;
+         options.max_steps = 3;
+         const std::optional<Case> c = draw_vmapped_case(options, {StackTransform::Vmap}, 1, {});
+         transforms::VmapFallbackLog log;
+         const conformance::ProgramResult result = conformance::run_on_reference(*c);
+         if (log.counts().empty()) return PropertyCheck::holds();
+         std::vector<std::string> ops;
+         for (const auto& [op, count] : log.counts()) ops.push_back(fmt::format("{} ({} calls)", op, count));
+         return PropertyCheck::violated(fmt::format("no native batching rule for {}", fmt::join(ops, ", ")),
+                                        std::nullopt);
+       }});
+}
+
+}  // namespace funcspec::properties
