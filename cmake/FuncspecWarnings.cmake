@@ -21,3 +21,13 @@ set(FUNCSPEC_PRECOMPILED_HEADERS
 function(funcspec_precompile target)
   target_precompile_headers(${target} PRIVATE ${FUNCSPEC_PRECOMPILED_HEADERS} ${ARGN})
 endfunction()
+
+# The executables that link GoogleTest (the tests, and the funcspec command through the suite) share
+# one precompiled header, the list above plus GoogleTest, compiled once (by funcspec_gtest_pch,
+# tests/CMakeLists.txt) instead of once per executable. A header can only be reused under the same
+# compile flags; these targets all compile as position-independent executables with funcspec_flags
+# and GoogleTest's definitions (their own -D values do not appear in the header), and should that
+# ever change, -Winvalid-pch (an error here) names the difference.
+function(funcspec_precompile_with_gtest target)
+  target_precompile_headers(${target} REUSE_FROM funcspec_gtest_pch)
+endfunction()

@@ -12,7 +12,8 @@ namespace funcspec::conformance {
 
 namespace {
 
-std::string number_text(double value) {
+// A number to three significant digits, and nan/inf/-inf spelled out.
+std::string three_digit_number_text(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   return fmt::format("{:.3g}", value);
@@ -30,11 +31,13 @@ std::string counts_line(const std::map<TestStatus, int>& by_status) {
 
 std::string error_cell(const TestRecord& test) {
   std::string out;
-  if (test.max_abs_error) out += "abs " + number_text(*test.max_abs_error);
-  if (test.max_ulp_error) out += (out.empty() ? "" : ", ") + std::string("ulp ") + number_text(*test.max_ulp_error);
+  if (test.max_abs_error) out += "abs " + three_digit_number_text(*test.max_abs_error);
+  if (test.max_ulp_error)
+    out += (out.empty() ? "" : ", ") + std::string("ulp ") + three_digit_number_text(*test.max_ulp_error);
   if (test.tolerance) {
-    out += fmt::format("{}tol atol {} rtol {} ulps {}", out.empty() ? "" : " vs ", number_text(test.tolerance->atol),
-                       number_text(test.tolerance->rtol), test.tolerance->ulps);
+    out += fmt::format("{}tol atol {} rtol {} ulps {}", out.empty() ? "" : " vs ",
+                       three_digit_number_text(test.tolerance->atol), three_digit_number_text(test.tolerance->rtol),
+                       test.tolerance->ulps);
   }
   return out;
 }

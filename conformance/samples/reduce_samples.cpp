@@ -10,7 +10,7 @@ namespace funcspec::samples {
 namespace {
 
 // The most terms any sample below reduces into one element; sum-like tolerances scale with it.
-constexpr double kMaxTerms = 24;
+constexpr double kMaxReducedTerms = 24;
 
 Attrs dims(std::optional<std::vector<std::int64_t>> dim, bool keepdim = false) {
   return {{"dim", dim ? AttrValue(*dim) : AttrValue()}, {"keepdim", keepdim}};
@@ -114,10 +114,10 @@ std::vector<OpSample> logsumexp_samples(DType floating, SampleRng& rng) {
 }  // namespace
 
 void register_reduce_samples(OpSampleRegistry& registry) {
-  // Sequential summation of n <= kMaxTerms terms errs by at most (n-1)·u·sum|x| (u = eps/2), so
-  // with magnitude >= kMaxTerms·max|x| float64 stays within 11.5 ulps plus 0.5 for the final
+  // Sequential summation of n <= kMaxReducedTerms terms errs by at most (n-1)·u·sum|x| (u = eps/2), so
+  // with magnitude >= kMaxReducedTerms·max|x| float64 stays within 11.5 ulps plus 0.5 for the final
   // rounding; float32 accumulates in float64 and is rounded once: 0.5 ulps plus a negligible term.
-  const OracleTolerance summation{12.0, 0.51, 0.0, kMaxTerms};
+  const OracleTolerance summation{12.0, 0.51, 0.0, kMaxReducedTerms};
   // Products do not cancel: the relative error of n-1 roundings is (n-1)·u, the same 12 / 0.51.
   const OracleTolerance product{12.0, 0.51, 0.0, 0.0};
   const OracleTolerance exact{};

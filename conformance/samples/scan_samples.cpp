@@ -8,7 +8,7 @@ namespace funcspec::samples {
 namespace {
 
 // The longest scan in the samples below; cumsum's tolerance scales with it.
-constexpr double kMaxTerms = 24;
+constexpr double kMaxScanLength = 24;
 
 // Tensors of every kind of shape, paired with a dim to work along.
 std::vector<std::pair<OpSample, std::int64_t>> shaped_inputs(DType floating, SampleRng& rng) {
@@ -114,9 +114,9 @@ std::vector<OpSample> topk_samples(DType floating, SampleRng& rng) {
 }  // namespace
 
 void register_scan_samples(OpSampleRegistry& registry) {
-  // cumsum: each prefix is a sequential sum of at most kMaxTerms terms (see reduce_samples.cpp):
-  // 12 ulps of kMaxTerms·max|x| in float64; float32 accumulates in float64 and rounds once.
-  registry.add({"cumsum", scan_samples, {12.0, 0.51, 0.0, kMaxTerms}, ""});
+  // cumsum: each prefix is a sequential sum of at most kMaxScanLength terms (see reduce_samples.cpp):
+  // 12 ulps of kMaxScanLength·max|x| in float64; float32 accumulates in float64 and rounds once.
+  registry.add({"cumsum", scan_samples, {12.0, 0.51, 0.0, kMaxScanLength}, ""});
   // cumprod: n-1 roundings of a product, relative: (n-1)·u.
   registry.add({"cumprod", scan_samples, {12.0, 0.51, 0.0, 0.0}, ""});
   // Reorderings move values without arithmetic: exact.

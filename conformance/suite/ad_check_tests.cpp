@@ -38,7 +38,7 @@ namespace {
 
 using transforms::PyFunction;
 using transforms::PyTree;
-using Json = nlohmann::json;
+using ToleranceJson = nlohmann::json;
 
 // --- The tolerance table ---
 
@@ -47,21 +47,21 @@ struct DerivativeTolerance {
   double rtol = 0;
 };
 
-const Json& tolerance_table() {
-  static const Json table =
+const ToleranceJson& tolerance_table() {
+  static const ToleranceJson table =
       read_versioned_json(FUNCSPEC_AD_TOLERANCES_FILE, "funcspec-ad-tolerances/1", "the AD tolerance table");
   return table;
 }
 
 DerivativeTolerance lookup_tolerance(const std::string& check, const std::string& op, DType dtype) {
-  const Json& table = tolerance_table();
+  const ToleranceJson& table = tolerance_table();
   const std::string d(dtype_name(dtype));
-  const Json* entry = nullptr;
-  auto try_entry = [&](const Json& node) {
+  const ToleranceJson* entry = nullptr;
+  auto try_entry = [&](const ToleranceJson& node) {
     if (entry == nullptr && node.is_object() && node.contains(d)) entry = &node[d];
   };
   if (table.contains("ops") && table["ops"].contains(op)) {
-    const Json& per_op = table["ops"][op];
+    const ToleranceJson& per_op = table["ops"][op];
     if (per_op.contains(check)) try_entry(per_op[check]);
     if (per_op.contains("*")) try_entry(per_op["*"]);
   }

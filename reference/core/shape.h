@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -10,6 +11,9 @@ namespace funcspec {
 
 using Shape = std::vector<std::int64_t>;
 using Strides = std::vector<std::int64_t>;
+
+// A dim or position already known to be non-negative, as an index into a Shape, Strides or vector.
+inline std::size_t as_index(std::int64_t i) { return static_cast<std::size_t>(i); }
 
 std::int64_t numel_of(std::span<const std::int64_t> shape);
 Strides contiguous_strides(std::span<const std::int64_t> shape);

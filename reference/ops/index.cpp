@@ -14,8 +14,6 @@
 namespace funcspec {
 namespace {
 
-std::size_t at(std::int64_t dim) { return static_cast<std::size_t>(dim); }
-
 bool is_legacy_empty(const Tensor& t) { return t.shape() == Shape{0}; }
 
 // The tensor whose shape the others must match: the first one that is not a legacy shape-[0]
@@ -43,18 +41,18 @@ void register_cat(OpRegistry& registry) {
     const Tensor& reference = cat_reference(in);
     const std::int64_t d = wrap_dim(attrs.get_int("dim"), reference.dim(), "cat");
     Shape shape = reference.shape();
-    shape[at(d)] = 0;
+    shape[as_index(d)] = 0;
     for (std::size_t i = 0; i < in.size(); ++i) {
       const Tensor& t = in[i];
       if (is_legacy_empty(t) && !is_legacy_empty(reference)) continue;
       bool matches = t.dim() == reference.dim();
       for (std::int64_t k = 0; matches && k < t.dim(); ++k) {
-        matches = k == d || t.shape()[at(k)] == reference.shape()[at(k)];
+        matches = k == d || t.shape()[as_index(k)] == reference.shape()[as_index(k)];
       }
       FUNCSPEC_CHECK(matches, ErrorKind::ShapeMismatch,
                      "[cat] the tensor at position {} has shape {} but shape {} is expected outside dim {}", i,
                      shape_to_string(t.shape()), shape_to_string(reference.shape()), d);
-      shape[at(d)] += t.shape()[at(d)];
+      shape[as_index(d)] += t.shape()[as_index(d)];
     }
     return {{shape, reference.dtype()}};
   };
@@ -106,7 +104,7 @@ void register_index_select(OpRegistry& registry) {
       return {{{}, self.dtype()}};
     }
     Shape shape = self.shape();
-    shape[at(d)] = index.numel();
+    shape[as_index(d)] = index.numel();
     return {{shape, self.dtype()}};
   };
   op.cpu_kernel = [](const KernelArgs& a) {
@@ -123,7 +121,7 @@ std::int64_t check_gather_like(std::string_view op, const Tensor& self, const Te
   FUNCSPEC_CHECK(index.dim() == self.dim(), ErrorKind::ShapeMismatch,
                  "[{}] index has {} dims but self has {}; they must be equal", op, index.dim(), self.dim());
   for (std::int64_t k = 0; k < self.dim(); ++k) {
-    FUNCSPEC_CHECK(k == d || index.shape()[at(k)] <= self.shape()[at(k)], ErrorKind::ShapeMismatch,
+    FUNCSPEC_CHECK(k == d || index.shape()[as_index(k)] <= self.shape()[as_index(k)], ErrorKind::ShapeMismatch,
                    "[{}] index of shape {} is larger than self of shape {} at dim {}", op,
                    shape_to_string(index.shape()), shape_to_string(self.shape()), k);
   }
@@ -156,7 +154,7 @@ void register_scatter_add(OpRegistry& registry) {
     FUNCSPEC_CHECK(src.dim() == index.dim(), ErrorKind::ShapeMismatch,
                    "[scatter_add] src has {} dims but index has {}; they must be equal", src.dim(), index.dim());
     for (std::int64_t k = 0; k < src.dim(); ++k) {
-      FUNCSPEC_CHECK(index.shape()[at(k)] <= src.shape()[at(k)], ErrorKind::ShapeMismatch,
+      FUNCSPEC_CHECK(index.shape()[as_index(k)] <= src.shape()[as_index(k)], ErrorKind::ShapeMismatch,
                      "[scatter_add] index of shape {} is larger than src of shape {} at dim {}",
                      shape_to_string(index.shape()), shape_to_string(src.shape()), k);
     }
@@ -189,10 +187,10 @@ void register_take_along_dim(OpRegistry& registry) {
     const std::int64_t d = wrap_dim(*dim, self.dim(), "take_along_dim");
     if (self.dim() == 0) return call("gather", {self, indices}, {{"dim", d}});
     Shape self_like = self.shape();
-    self_like[at(d)] = indices.shape()[at(d)];
+    self_like[as_index(d)] = indices.shape()[as_index(d)];
     Shape self_target = broadcast_shapes(std::vector<Shape>{self_like, indices.shape()}, "take_along_dim");
     Shape indices_target = self_target;
-    self_target[at(d)] = self.shape()[at(d)];
+    self_target[as_index(d)] = self.shape()[as_index(d)];
     return call("gather", {expand_to(self, self_target), expand_to(indices, indices_target)}, {{"dim", d}});
   };
 }
@@ -238,7 +236,7 @@ void register_index_add(OpRegistry& registry) {
     check_same_dtype("index_add", "source", self, source);
     const std::int64_t d = wrap_dim(attrs.get_int("dim"), self.dim(), "index_add");
     Shape expected = self.shape();
-    if (self.dim() > 0) expected[at(d)] = index.numel();
+    if (self.dim() > 0) expected[as_index(d)] = index.numel();
     FUNCSPEC_CHECK(source.shape() == expected && (self.dim() > 0 || index.numel() == 1), ErrorKind::ShapeMismatch,
                    "[index_add] source has shape {} but self of shape {} and an index of {} elements need {}",
                    shape_to_string(source.shape()), shape_to_string(self.shape()), index.numel(),
@@ -274,28 +272,28 @@ void register_pad(OpRegistry& registry) {
     // Every size is checked before any op runs, so a bad pad list fails as a whole.
     for (std::int64_t i = 0; i < padded_dims; ++i) {
       const std::int64_t d = self.dim() - 1 - i;
-      const std::int64_t size = self.shape()[at(d)] + pad[at(2 * i)] + pad[at(2 * i + 1)];
+      const std::int64_t size = self.shape()[as_index(d)] + pad[as_index(2 * i)] + pad[as_index(2 * i + 1)];
       FUNCSPEC_CHECK(size >= 0, ErrorKind::InvalidArgument,
                      "[pad] dim {} of size {} padded by {} and {} would have the negative size {}", d,
-                     self.shape()[at(d)], pad[at(2 * i)], pad[at(2 * i + 1)], size);
+                     self.shape()[as_index(d)], pad[as_index(2 * i)], pad[as_index(2 * i + 1)], size);
     }
     const std::string device(device_name(self.device()));
     Tensor result = self;
     bool copied = false;
     for (std::int64_t i = 0; i < padded_dims; ++i) {
       const std::int64_t d = self.dim() - 1 - i;
-      const std::int64_t before = pad[at(2 * i)], after = pad[at(2 * i + 1)];
+      const std::int64_t before = pad[as_index(2 * i)], after = pad[as_index(2 * i + 1)];
       const std::int64_t crop_before = std::max<std::int64_t>(0, -before),
                          crop_after = std::max<std::int64_t>(0, -after);
       if (crop_before > 0 || crop_after > 0) {
         result = call_one(
             "narrow", {result},
-            {{"dim", d}, {"start", crop_before}, {"length", result.shape()[at(d)] - crop_before - crop_after}});
+            {{"dim", d}, {"start", crop_before}, {"length", result.shape()[as_index(d)] - crop_before - crop_after}});
       }
       if (before <= 0 && after <= 0) continue;
       const auto block_of = [&](std::int64_t width) {
         Shape block = result.shape();
-        block[at(d)] = width;
+        block[as_index(d)] = width;
         return call_one(
             "full", {},
             {{"size", block}, {"fill_value", attrs.get_scalar("value")}, {"dtype", self.dtype()}, {"device", device}});

@@ -19,8 +19,6 @@ std::vector<ViewGeometry> one_view(Shape shape, Strides strides, std::int64_t of
   return {{std::move(shape), std::move(strides), offset}};
 }
 
-std::size_t at(std::int64_t dim) { return static_cast<std::size_t>(dim); }
-
 // A dim that must name an existing dim (not the rank-0 leniency of wrap_dim).
 std::int64_t wrap_existing_dim(std::int64_t dim, const Tensor& self, std::string_view op) {
   FUNCSPEC_CHECK(self.dim() > 0, ErrorKind::DimOutOfRange, "[{}] cannot be applied to a 0-dim tensor (dim {})", op,
@@ -84,8 +82,8 @@ void register_permute(OpRegistry& registry) {
     Shape shape;
     Strides strides;
     for (std::int64_t d : order) {
-      shape.push_back(self.shape()[at(d)]);
-      strides.push_back(self.strides()[at(d)]);
+      shape.push_back(self.shape()[as_index(d)]);
+      strides.push_back(self.strides()[as_index(d)]);
     }
     return one_view(shape, strides, self.storage_offset());
   };
@@ -96,10 +94,10 @@ void register_squeeze(OpRegistry& registry) {
                            "self without its size-1 dims (all of them, or those listed; listed dims of another "
                            "size are kept)");
   op.view = [](const Tensor& self, const Attrs& attrs) {
-    std::vector<bool> drop(at(self.dim()), false);
+    std::vector<bool> drop(as_index(self.dim()), false);
     if (auto dims = attrs.get_optional_int_list("dim")) {
       for (std::int64_t d : wrap_dims(*dims, self.dim(), "squeeze")) {
-        if (self.dim() > 0) drop[at(d)] = self.shape()[at(d)] == 1;
+        if (self.dim() > 0) drop[as_index(d)] = self.shape()[as_index(d)] == 1;
       }
     } else {
       for (std::size_t d = 0; d < drop.size(); ++d) drop[d] = self.shape()[d] == 1;
@@ -123,7 +121,7 @@ void register_unsqueeze(OpRegistry& registry) {
     Shape shape = self.shape();
     Strides strides = self.strides();
     // Any stride is valid for a size-1 dim; this one keeps a contiguous input contiguous.
-    const std::int64_t stride = d < self.dim() ? shape[at(d)] * strides[at(d)] : 1;
+    const std::int64_t stride = d < self.dim() ? shape[as_index(d)] * strides[as_index(d)] : 1;
     shape.insert(shape.begin() + d, 1);
     strides.insert(strides.begin() + d, stride);
     return one_view(shape, strides, self.storage_offset());
@@ -136,14 +134,14 @@ void register_select(OpRegistry& registry) {
                            "the end)");
   op.view = [](const Tensor& self, const Attrs& attrs) {
     const std::int64_t d = wrap_existing_dim(attrs.get_int("dim"), self, "select");
-    const std::int64_t size = self.shape()[at(d)];
+    const std::int64_t size = self.shape()[as_index(d)];
     const std::int64_t index = attrs.get_int("index");
     FUNCSPEC_CHECK(index >= -size && index < size, ErrorKind::IndexOutOfRange,
                    "[select] index {} is out of range for dim {} of size {}", index, d, size);
     const std::int64_t wrapped = index < 0 ? index + size : index;
     Shape shape = self.shape();
     Strides strides = self.strides();
-    const std::int64_t offset = self.storage_offset() + wrapped * strides[at(d)];
+    const std::int64_t offset = self.storage_offset() + wrapped * strides[as_index(d)];
     shape.erase(shape.begin() + d);
     strides.erase(strides.begin() + d);
     return one_view(shape, strides, offset);
@@ -165,14 +163,14 @@ void register_slice(OpRegistry& registry) {
     const std::int64_t d = wrap_existing_dim(attrs.get_int("dim"), self, "slice");
     const std::int64_t step = attrs.get_int("step");
     FUNCSPEC_CHECK(step > 0, ErrorKind::InvalidArgument, "[slice] step must be positive but is {}", step);
-    const std::int64_t size = self.shape()[at(d)];
+    const std::int64_t size = self.shape()[as_index(d)];
     const std::int64_t start = clamp_slice_bound(attrs.get_optional_int("start"), 0, size);
     const std::int64_t end = std::max(start, clamp_slice_bound(attrs.get_optional_int("end"), size, size));
     Shape shape = self.shape();
     Strides strides = self.strides();
-    shape[at(d)] = (end - start + step - 1) / step;
-    const std::int64_t offset = self.storage_offset() + start * strides[at(d)];
-    strides[at(d)] *= step;
+    shape[as_index(d)] = (end - start + step - 1) / step;
+    const std::int64_t offset = self.storage_offset() + start * strides[as_index(d)];
+    strides[as_index(d)] *= step;
     return one_view(shape, strides, offset);
   };
 }
@@ -186,24 +184,24 @@ void register_diagonal(OpRegistry& registry) {
     const std::int64_t d2 = wrap_dim(attrs.get_int("dim2"), self.dim(), "diagonal");
     FUNCSPEC_CHECK(d1 != d2, ErrorKind::InvalidArgument, "[diagonal] dim1 and dim2 both name dim {}", d1);
     const std::int64_t offset = attrs.get_int("offset");
-    const std::int64_t rows = self.shape()[at(d1)];
-    const std::int64_t cols = self.shape()[at(d2)];
+    const std::int64_t rows = self.shape()[as_index(d1)];
+    const std::int64_t cols = self.shape()[as_index(d2)];
     const std::int64_t length =
         std::max<std::int64_t>(0, offset >= 0 ? std::min(rows, cols - offset) : std::min(rows + offset, cols));
     std::int64_t storage_offset = self.storage_offset();
     // An empty diagonal keeps the input's offset so that it never points past the storage.
     if (length > 0) {
-      storage_offset += offset >= 0 ? offset * self.strides()[at(d2)] : -offset * self.strides()[at(d1)];
+      storage_offset += offset >= 0 ? offset * self.strides()[as_index(d2)] : -offset * self.strides()[as_index(d1)];
     }
     Shape shape;
     Strides strides;
     for (std::int64_t d = 0; d < self.dim(); ++d) {
       if (d == d1 || d == d2) continue;
-      shape.push_back(self.shape()[at(d)]);
-      strides.push_back(self.strides()[at(d)]);
+      shape.push_back(self.shape()[as_index(d)]);
+      strides.push_back(self.strides()[as_index(d)]);
     }
     shape.push_back(length);
-    strides.push_back(self.strides()[at(d1)] + self.strides()[at(d2)]);
+    strides.push_back(self.strides()[as_index(d1)] + self.strides()[as_index(d2)]);
     return one_view(shape, strides, storage_offset);
   };
 }
@@ -229,9 +227,9 @@ void register_transpose(OpRegistry& registry) {
     const Tensor& self = in[0];
     const std::int64_t d0 = wrap_dim(attrs.get_int("dim0"), self.dim(), "transpose");
     const std::int64_t d1 = wrap_dim(attrs.get_int("dim1"), self.dim(), "transpose");
-    std::vector<std::int64_t> order(at(self.dim()));
+    std::vector<std::int64_t> order(as_index(self.dim()));
     std::iota(order.begin(), order.end(), 0);
-    if (self.dim() > 0) std::swap(order[at(d0)], order[at(d1)]);
+    if (self.dim() > 0) std::swap(order[as_index(d0)], order[as_index(d1)]);
     return call("permute", {self}, {{"dims", order}});
   };
 }
@@ -249,12 +247,12 @@ void register_movedim(OpRegistry& registry) {
                    shape_to_string(destination_given));
     const std::vector<std::int64_t> source = wrap_dims(source_given, self.dim(), "movedim");
     const std::vector<std::int64_t> destination = wrap_dims(destination_given, self.dim(), "movedim");
-    const std::size_t rank = at(self.dim());
+    const std::size_t rank = as_index(self.dim());
     std::vector<std::int64_t> order(rank, -1);
     std::vector<bool> moved(rank, false);
     for (std::size_t i = 0; i < source.size() && rank > 0; ++i) {
-      order[at(destination[i])] = source[i];
-      moved[at(source[i])] = true;
+      order[as_index(destination[i])] = source[i];
+      moved[as_index(source[i])] = true;
     }
     std::size_t next_free = 0;
     for (std::size_t d = 0; d < rank; ++d) {
@@ -285,7 +283,7 @@ void register_flatten(OpRegistry& registry) {
                    "[flatten] start_dim {} comes after end_dim {} for a tensor of rank {}", start, end, self.dim());
     if (self.dim() == 0) return call("reshape", {self}, {{"shape", std::vector<std::int64_t>{1}}});
     Shape shape(self.shape().begin(), self.shape().begin() + start);
-    shape.push_back(numel_of(std::span(self.shape()).subspan(at(start), at(end - start + 1))));
+    shape.push_back(numel_of(std::span(self.shape()).subspan(as_index(start), as_index(end - start + 1))));
     shape.insert(shape.end(), self.shape().begin() + end + 1, self.shape().end());
     return call("reshape", {self}, {{"shape", shape}});
   };
@@ -299,7 +297,7 @@ void register_unflatten(OpRegistry& registry) {
     const std::int64_t d = wrap_existing_dim(attrs.get_int("dim"), self, "unflatten");
     const std::vector<std::int64_t>& sizes = attrs.get_int_list("sizes");
     FUNCSPEC_CHECK(!sizes.empty(), ErrorKind::InvalidArgument, "[unflatten] sizes must not be empty");
-    const Shape inner = infer_size(sizes, self.shape()[at(d)], "unflatten");
+    const Shape inner = infer_size(sizes, self.shape()[as_index(d)], "unflatten");
     Shape shape(self.shape().begin(), self.shape().begin() + d);
     shape.insert(shape.end(), inner.begin(), inner.end());
     shape.insert(shape.end(), self.shape().begin() + d + 1, self.shape().end());
@@ -313,7 +311,7 @@ void register_narrow(OpRegistry& registry) {
   op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
     const Tensor& self = in[0];
     const std::int64_t d = wrap_existing_dim(attrs.get_int("dim"), self, "narrow");
-    const std::int64_t size = self.shape()[at(d)];
+    const std::int64_t size = self.shape()[as_index(d)];
     const std::int64_t start_given = attrs.get_int("start");
     const std::int64_t length = attrs.get_int("length");
     FUNCSPEC_CHECK(start_given >= -size && start_given <= size, ErrorKind::IndexOutOfRange,
@@ -333,7 +331,7 @@ void register_unbind(OpRegistry& registry) {
     const Tensor& self = in[0];
     const std::int64_t d = wrap_existing_dim(attrs.get_int("dim"), self, "unbind");
     TensorList pieces;
-    for (std::int64_t i = 0; i < self.shape()[at(d)]; ++i) {
+    for (std::int64_t i = 0; i < self.shape()[as_index(d)]; ++i) {
       pieces.push_back(call_one("select", {self}, {{"dim", d}, {"index", i}}));
     }
     return pieces;
@@ -359,13 +357,13 @@ void register_split(OpRegistry& registry) {
       const Tensor& self = in[0];
       const std::int64_t d = wrap_existing_dim(attrs.get_int("dim"), self, "split");
       const std::int64_t split_size = attrs.get_int("split_size");
-      const std::int64_t size = self.shape()[at(d)];
+      const std::int64_t size = self.shape()[as_index(d)];
       FUNCSPEC_CHECK(split_size > 0 || (split_size == 0 && size == 0), ErrorKind::InvalidArgument,
                      "[split] split_size {} is invalid for dim {} of size {} (expected a positive size)", split_size, d,
                      size);
       // An empty dim still gives one (empty) piece, as in PyTorch.
       const std::int64_t count = size == 0 ? 1 : (size + split_size - 1) / split_size;
-      std::vector<std::int64_t> sizes(at(count), split_size);
+      std::vector<std::int64_t> sizes(as_index(count), split_size);
       sizes.back() = size - split_size * (count - 1);
       return narrow_pieces(self, d, sizes);
     };
@@ -382,9 +380,9 @@ void register_split(OpRegistry& registry) {
                        shape_to_string(sizes));
       }
       const std::int64_t total = std::accumulate(sizes.begin(), sizes.end(), std::int64_t{0});
-      FUNCSPEC_CHECK(total == self.shape()[at(d)], ErrorKind::ShapeMismatch,
+      FUNCSPEC_CHECK(total == self.shape()[as_index(d)], ErrorKind::ShapeMismatch,
                      "[split_with_sizes] sizes {} sum to {} but dim {} has size {}", shape_to_string(sizes), total, d,
-                     self.shape()[at(d)]);
+                     self.shape()[as_index(d)]);
       return narrow_pieces(self, d, sizes);
     };
   }
@@ -396,9 +394,9 @@ void register_split(OpRegistry& registry) {
       const std::int64_t d = wrap_existing_dim(attrs.get_int("dim"), self, "chunk");
       const std::int64_t chunks = attrs.get_int("chunks");
       FUNCSPEC_CHECK(chunks > 0, ErrorKind::InvalidArgument, "[chunk] chunks must be positive but is {}", chunks);
-      const std::int64_t size = self.shape()[at(d)];
+      const std::int64_t size = self.shape()[as_index(d)];
       // PyTorch gives `chunks` empty pieces for an empty dim, and split's pieces otherwise.
-      if (size == 0) return narrow_pieces(self, d, std::vector<std::int64_t>(at(chunks), 0));
+      if (size == 0) return narrow_pieces(self, d, std::vector<std::int64_t>(as_index(chunks), 0));
       return call("split", {self}, {{"split_size", (size + chunks - 1) / chunks}, {"dim", d}});
     };
   }

@@ -16,8 +16,6 @@ namespace {
 using rules::batch_to_front;
 using rules::physical_dim;
 
-std::vector<std::int64_t> as_sizes(const Shape& shape) { return {shape.begin(), shape.end()}; }
-
 // A rank-0 example has one lane of one element along "dim 0": the batch is viewed as [B, 1], the
 // op works along dim 1, and each result is viewed back as [B].
 Tensor with_unit_lane(const Tensor& front) { return call_one("unsqueeze", {front}, {{"dim", std::int64_t{1}}}); }
@@ -77,7 +75,7 @@ BatchedValues roll_rule(const BatchedValues& in, const Attrs& attrs) {
   const std::int64_t shift = dims.empty() ? shifts.at(0) : 0;
   const Tensor rolled =
       call_one("roll", {rows}, {{"shifts", std::vector<std::int64_t>{shift}}, {"dims", std::vector<std::int64_t>{1}}});
-  return {{call_one("reshape", {rolled}, {{"shape", as_sizes(shape)}}), 0}};
+  return {{call_one("reshape", {rolled}, {{"shape", shape}}), 0}};
 }
 
 }  // namespace

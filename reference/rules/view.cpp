@@ -106,8 +106,6 @@ void register_view_batch_rules(BatchRuleRegistry& registry) {
 
 namespace {
 
-std::vector<std::int64_t> as_sizes(const Shape& shape) { return {shape.begin(), shape.end()}; }
-
 // `piece` with `before` zeros ahead of it and `after` zeros behind it along dim: the transpose of
 // taking a contiguous range of a dim.
 Tensor between_zeros(const Tensor& piece, std::int64_t dim, std::int64_t before, std::int64_t after) {
@@ -172,7 +170,7 @@ Tensor diagonal_transpose(const TransposeCall& c) {
   const Tensor flat = scattered_into_zeros({flat_shape, input.dtype}, -1, positions, ct);
   std::vector<std::int64_t> back(static_cast<std::size_t>(rank));
   for (std::int64_t k = 0; k < rank; ++k) back[static_cast<std::size_t>(planes_last[static_cast<std::size_t>(k)])] = k;
-  return ops::permute(ops::reshape(flat, as_sizes(planes_shape)), back);
+  return ops::permute(ops::reshape(flat, planes_shape), back);
 }
 
 }  // namespace
@@ -184,17 +182,15 @@ void register_view_ad_rules(AdRuleRegistry& registry) {
     registry.add_jvp(op, [op](const JvpCall& c) -> TensorList { return {call_one(op, {c.tangents[0]}, c.attrs)}; });
   }
   // The tangent need not have the primal's strides, so view may have to copy it: reshape.
-  registry.add_jvp("view", [](const JvpCall& c) -> TensorList {
-    return {ops::reshape(c.tangents[0], as_sizes(c.outputs[0].shape()))};
-  });
+  registry.add_jvp("view",
+                   [](const JvpCall& c) -> TensorList { return {ops::reshape(c.tangents[0], c.outputs[0].shape())}; });
 
   registry.add_transpose(
       "expand", [](const TransposeCall& c) -> TensorList { return {sum_to_shape(c.cotangents[0], c.metas[0].shape)}; });
   // Views that keep every element and its order: back to the input's shape.
   for (const char* name : {"squeeze", "unsqueeze", "view"}) {
-    registry.add_transpose(name, [](const TransposeCall& c) -> TensorList {
-      return {ops::reshape(c.cotangents[0], as_sizes(c.metas[0].shape))};
-    });
+    registry.add_transpose(
+        name, [](const TransposeCall& c) -> TensorList { return {ops::reshape(c.cotangents[0], c.metas[0].shape)}; });
   }
   registry.add_transpose("permute", [](const TransposeCall& c) -> TensorList {
     const auto rank = static_cast<std::int64_t>(c.metas[0].shape.size());

@@ -1,9 +1,13 @@
 #pragma once
-// Helpers shared by the unit tests: capturing error kinds and reading values.
+// Helpers shared by the unit tests: capturing error kinds, reading values, and the special values
+// and small tensors the hand-worked op tests write their inputs and expectations with.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
 #include <vector>
 
 #include "reference/core/error.h"
@@ -52,6 +56,29 @@ inline void expect_same(const std::vector<double>& got, const std::vector<double
       EXPECT_NEAR(got[i], want[i], tolerance * std::max(1.0, std::abs(want[i]))) << "element " << i;
     }
   }
+}
+
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// One-dimensional tensors of the listed values, in float64, float32, int64 and bool.
+inline Tensor f64(std::initializer_list<double> v) { return from_values(v, {static_cast<std::int64_t>(v.size())}); }
+inline Tensor f32(std::initializer_list<double> v) {
+  return from_values(v, {static_cast<std::int64_t>(v.size())}, DType::Float32);
+}
+inline Tensor i64(std::initializer_list<double> v) {
+  return from_values(v, {static_cast<std::int64_t>(v.size())}, DType::Int64);
+}
+inline Tensor bools(std::initializer_list<double> v) {
+  return from_values(v, {static_cast<std::int64_t>(v.size())}, DType::Bool);
+}
+
+// [[1, 2, 3], [4, 5, 6]] in float64, contiguous.
+inline Tensor matrix23() { return from_values({1, 2, 3, 4, 5, 6}, {2, 3}); }
+
+// [[1, 2, 3], [4, 5, 6]] stored column by column.
+inline Tensor transposed_matrix23() {
+  return Tensor::view_of(from_values({1, 4, 2, 5, 3, 6}, {3, 2}), {2, 3}, {1, 2}, 0);
 }
 
 }  // namespace funcspec::testing_support

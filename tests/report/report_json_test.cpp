@@ -13,7 +13,7 @@ namespace {
 using testing_support::sample_report;
 
 // The message of the ReportError that parsing `json` raises.
-std::string parse_error(const Json& json) {
+std::string report_parse_error(const Json& json) {
   try {
     parse_report(json, "shard0.json");
   } catch (const ReportError& e) {
@@ -109,64 +109,64 @@ TEST(ReportJsonTest, InvalidUtf8InAReasonIsReplacedNotFatal) {
 TEST(ReportJsonTest, WrongFormatTagIsAnError) {
   Json json = report_to_json(sample_report());
   json["format"] = "funcspec-report/2";
-  const std::string message = parse_error(json);
+  const std::string message = report_parse_error(json);
   EXPECT_NE(message.find("shard0.json: format:"), std::string::npos) << message;
 }
 
 TEST(ReportJsonTest, UnknownStatusIsAnErrorNamingTheField) {
   Json json = report_to_json(sample_report());
   json["tests"][3]["status"] = "flaky";
-  const std::string message = parse_error(json);
+  const std::string message = report_parse_error(json);
   EXPECT_NE(message.find("shard0.json: tests[3].status: unknown status \"flaky\""), std::string::npos) << message;
 }
 
 TEST(ReportJsonTest, MissingTestFieldIsAnErrorNamingIt) {
   Json json = report_to_json(sample_report());
   json["tests"][0].erase("replay_command");
-  const std::string message = parse_error(json);
+  const std::string message = report_parse_error(json);
   EXPECT_NE(message.find("tests[0].replay_command: missing field"), std::string::npos) << message;
 }
 
 TEST(ReportJsonTest, MissingRunFieldIsAnErrorNamingIt) {
   Json json = report_to_json(sample_report());
   json["run"]["backend"].erase("version");
-  EXPECT_NE(parse_error(json).find("run.backend.version: missing field"), std::string::npos);
+  EXPECT_NE(report_parse_error(json).find("run.backend.version: missing field"), std::string::npos);
 }
 
 TEST(ReportJsonTest, UnknownFieldIsAnError) {
   Json json = report_to_json(sample_report());
   json["tests"][0]["tolerence"] = 1;
-  EXPECT_NE(parse_error(json).find("tests[0].tolerence: unknown field"), std::string::npos);
+  EXPECT_NE(report_parse_error(json).find("tests[0].tolerence: unknown field"), std::string::npos);
 }
 
 TEST(ReportJsonTest, WrongTypeIsAnErrorNamingTheField) {
   Json json = report_to_json(sample_report());
   json["tests"][1]["max_abs_error"] = "lots";
-  EXPECT_NE(parse_error(json).find("tests[1].max_abs_error: expected a number"), std::string::npos);
+  EXPECT_NE(report_parse_error(json).find("tests[1].max_abs_error: expected a number"), std::string::npos);
   json = report_to_json(sample_report());
   json["run"]["seed"] = -1;
-  EXPECT_NE(parse_error(json).find("run.seed:"), std::string::npos);
+  EXPECT_NE(report_parse_error(json).find("run.seed:"), std::string::npos);
   json = report_to_json(sample_report());
   json["tests"][1]["tolerance"]["ulps"] = 1.5;
-  EXPECT_NE(parse_error(json).find("tests[1].tolerance.ulps:"), std::string::npos);
+  EXPECT_NE(report_parse_error(json).find("tests[1].tolerance.ulps:"), std::string::npos);
 }
 
 TEST(ReportJsonTest, UnknownTierIsAnError) {
   Json json = report_to_json(sample_report());
   json["run"]["tier"] = "weekly";
-  EXPECT_NE(parse_error(json).find("run.tier: unknown tier"), std::string::npos);
+  EXPECT_NE(report_parse_error(json).find("run.tier: unknown tier"), std::string::npos);
 }
 
 TEST(ReportJsonTest, ShardIndexOutOfRangeIsAnError) {
   Json json = report_to_json(sample_report());
   json["run"]["shard_index"] = 1;  // of 1
-  EXPECT_NE(parse_error(json).find("run.shard_index:"), std::string::npos);
+  EXPECT_NE(report_parse_error(json).find("run.shard_index:"), std::string::npos);
 }
 
 TEST(ReportJsonTest, DuplicateTestIdIsAnError) {
   Json json = report_to_json(sample_report());
   json["tests"][2]["id"] = json["tests"][0]["id"];
-  EXPECT_NE(parse_error(json).find("tests[2].id: duplicate test id"), std::string::npos);
+  EXPECT_NE(report_parse_error(json).find("tests[2].id: duplicate test id"), std::string::npos);
 }
 
 TEST(ReportJsonTest, NotJsonIsAnErrorNamingTheFile) {

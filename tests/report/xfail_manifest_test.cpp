@@ -12,7 +12,7 @@ namespace funcspec::conformance {
 namespace {
 
 // The message of the XfailManifestError that parsing `text` raises.
-std::string parse_error(std::string_view text) {
+std::string manifest_parse_error(std::string_view text) {
   try {
     XfailManifest::parse(text, "known.xfail");
   } catch (const XfailManifestError& e) {
@@ -52,29 +52,29 @@ TEST(XfailManifestTest, AcceptsCrlfLineEndingsAndAByteOrderMark) {
 TEST(XfailManifestTest, EmptyTextIsAnEmptyManifest) { EXPECT_TRUE(XfailManifest::parse("").empty()); }
 
 TEST(XfailManifestTest, MissingReasonIsAnErrorWithFileAndLine) {
-  const std::string message = parse_error("# header\nOPS-VALUES/sin/large\n");
+  const std::string message = manifest_parse_error("# header\nOPS-VALUES/sin/large\n");
   EXPECT_NE(message.find("known.xfail:2:"), std::string::npos) << message;
   EXPECT_NE(message.find("no reason"), std::string::npos) << message;
 }
 
 TEST(XfailManifestTest, EmptyReasonAfterHashIsAnError) {
-  EXPECT_NE(parse_error("a/b #   \n").find("known.xfail:1:"), std::string::npos);
+  EXPECT_NE(manifest_parse_error("a/b #   \n").find("known.xfail:1:"), std::string::npos);
 }
 
 TEST(XfailManifestTest, PatternWithBlanksIsAnError) {
-  const std::string message = parse_error("ok/a # fine\nOPS-VALUES/sin large # reason\n");
+  const std::string message = manifest_parse_error("ok/a # fine\nOPS-VALUES/sin large # reason\n");
   EXPECT_NE(message.find("known.xfail:2:"), std::string::npos) << message;
   EXPECT_NE(message.find("no blanks"), std::string::npos) << message;
 }
 
 TEST(XfailManifestTest, MalformedGlobIsAnError) {
-  const std::string message = parse_error("OPS-[abc/* # reason\n");
+  const std::string message = manifest_parse_error("OPS-[abc/* # reason\n");
   EXPECT_NE(message.find("known.xfail:1:"), std::string::npos) << message;
   EXPECT_NE(message.find("never closed"), std::string::npos) << message;
 }
 
 TEST(XfailManifestTest, DuplicatePatternNamesBothLines) {
-  const std::string message = parse_error("a/b # one\n\na/b # two\n");
+  const std::string message = manifest_parse_error("a/b # one\n\na/b # two\n");
   EXPECT_NE(message.find("known.xfail:3:"), std::string::npos) << message;
   EXPECT_NE(message.find("line 1"), std::string::npos) << message;
 }

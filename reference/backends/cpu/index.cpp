@@ -5,8 +5,6 @@
 namespace funcspec::cpu {
 namespace {
 
-std::size_t at(std::int64_t dim) { return static_cast<std::size_t>(dim); }
-
 // The geometry of one slice x.select(dim, i), relative to x's data(): the caller adds i·stride.
 struct SliceGeometry {
   Shape shape;
@@ -22,13 +20,13 @@ SliceGeometry without_dim(const Tensor& t, std::int64_t dim) {
   return g;
 }
 
-std::int64_t stride_of(const Tensor& t, std::int64_t dim) { return t.dim() == 0 ? 0 : t.strides()[at(dim)]; }
+std::int64_t stride_of(const Tensor& t, std::int64_t dim) { return t.dim() == 0 ? 0 : t.strides()[as_index(dim)]; }
 
 // Strides of t with the stride of `dim` set to 0: walking them with another tensor's shape visits
 // the element at position 0 of dim, to which the kernel adds index·stride itself.
 Strides strides_ignoring_dim(const Tensor& t, std::int64_t dim) {
   Strides s = t.strides();
-  if (!s.empty()) s[at(dim)] = 0;
+  if (!s.empty()) s[as_index(dim)] = 0;
   return s;
 }
 
@@ -55,18 +53,18 @@ void cat(const TensorList& inputs, std::int64_t dim, const Tensor& out) {
   std::int64_t position = 0;
   for (const Tensor& in : inputs) {
     if (in.numel() == 0) continue;
-    const std::int64_t length = in.shape()[at(dim)];
+    const std::int64_t length = in.shape()[as_index(dim)];
     Shape shape = out.shape();
-    shape[at(dim)] = length;
+    shape[as_index(dim)] = length;
     const Tensor target =
-        Tensor::view_of(out, shape, out.strides(), out.storage_offset() + out.strides()[at(dim)] * position);
+        Tensor::view_of(out, shape, out.strides(), out.storage_offset() + out.strides()[as_index(dim)] * position);
     copy_elements(in, target);
     position += length;
   }
 }
 
 void index_select(const Tensor& self, const Tensor& index, std::int64_t dim, const Tensor& out) {
-  check_index_values("index_select", index, dim, self.dim() == 0 ? 1 : self.shape()[at(dim)]);
+  check_index_values("index_select", index, dim, self.dim() == 0 ? 1 : self.shape()[as_index(dim)]);
   const SliceGeometry self_slice = without_dim(self, dim);
   const SliceGeometry out_slice = without_dim(out, dim);
   const std::vector<std::int64_t> picks = index.to_vector<std::int64_t>();
@@ -83,7 +81,7 @@ void index_select(const Tensor& self, const Tensor& index, std::int64_t dim, con
 }
 
 void gather(const Tensor& self, const Tensor& index, std::int64_t dim, const Tensor& out) {
-  check_index_values("gather", index, dim, self.dim() == 0 ? 1 : self.shape()[at(dim)]);
+  check_index_values("gather", index, dim, self.dim() == 0 ? 1 : self.shape()[as_index(dim)]);
   const Strides self_strides = strides_ignoring_dim(self, dim);
   const std::int64_t step = stride_of(self, dim);
   visit_dtype(out.dtype(), [&]<typename T>() {
@@ -96,7 +94,7 @@ void gather(const Tensor& self, const Tensor& index, std::int64_t dim, const Ten
 }
 
 void scatter_add(const Tensor& self, const Tensor& index, const Tensor& src, std::int64_t dim, const Tensor& out) {
-  check_index_values("scatter_add", index, dim, self.dim() == 0 ? 1 : self.shape()[at(dim)]);
+  check_index_values("scatter_add", index, dim, self.dim() == 0 ? 1 : self.shape()[as_index(dim)]);
   copy_elements(self, out);
   const Strides out_strides = strides_ignoring_dim(out, dim);
   const std::int64_t step = stride_of(out, dim);
@@ -114,7 +112,7 @@ void scatter_add(const Tensor& self, const Tensor& index, const Tensor& src, std
 
 void index_add(const Tensor& self, const Tensor& index, const Tensor& source, std::int64_t dim, const Scalar& alpha,
                const Tensor& out) {
-  check_index_values("index_add", index, dim, self.dim() == 0 ? 1 : self.shape()[at(dim)]);
+  check_index_values("index_add", index, dim, self.dim() == 0 ? 1 : self.shape()[as_index(dim)]);
   copy_elements(self, out);
   const SliceGeometry source_slice = without_dim(source, dim);
   const SliceGeometry out_slice = without_dim(out, dim);

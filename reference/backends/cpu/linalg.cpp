@@ -31,7 +31,7 @@ MatrixLayout trailing_vector(const Tensor& t) {
 }
 
 template <typename T>
-std::vector<T> gather(const T* data, std::int64_t base, const MatrixLayout& m) {
+std::vector<T> gather_matrix(const T* data, std::int64_t base, const MatrixLayout& m) {
   std::vector<T> out;
   out.reserve(static_cast<std::size_t>(m.rows * m.cols));
   for (std::int64_t i = 0; i < m.rows; ++i) {
@@ -97,7 +97,7 @@ void det(const Tensor& a, const Tensor& out) {
     T* o = out.data<T>();
     const MatrixLayout m = trailing_matrix(a);
     for_each_batch<1>(a, {&out}, {0}, [&](const std::array<std::int64_t, 2>& at, std::int64_t) {
-      const LuFactorization<T> f = lu_factor(gather(in, at[0], m), m.rows);
+      const LuFactorization<T> f = lu_factor(gather_matrix(in, at[0], m), m.rows);
       T product(f.odd_permutation ? -1 : 1);
       for (std::int64_t k = 0; k < m.rows; ++k) product *= f.lu[static_cast<std::size_t>(k * m.rows + k)];
       o[at[1]] = product;
@@ -112,7 +112,7 @@ void slogdet(const Tensor& a, const Tensor& sign, const Tensor& logabsdet) {
     T* l = logabsdet.data<T>();
     const MatrixLayout m = trailing_matrix(a);
     for_each_batch<2>(a, {&sign, &logabsdet}, {0, 0}, [&](const std::array<std::int64_t, 3>& at, std::int64_t) {
-      const LuFactorization<T> f = lu_factor(gather(in, at[0], m), m.rows);
+      const LuFactorization<T> f = lu_factor(gather_matrix(in, at[0], m), m.rows);
       if (f.zero_pivot) {
         s[at[1]] = T(0);
         l[at[2]] = -math::infinity<T>();
@@ -139,7 +139,7 @@ void inverse(const Tensor& a, const Tensor& out, std::string_view op) {
     const MatrixLayout m = trailing_matrix(a);
     const MatrixLayout mo = trailing_matrix(out);
     for_each_batch<1>(a, {&out}, {2}, [&](const std::array<std::int64_t, 2>& at, std::int64_t element) {
-      const LuFactorization<T> f = lu_factor(gather(in, at[0], m), m.rows);
+      const LuFactorization<T> f = lu_factor(gather_matrix(in, at[0], m), m.rows);
       check_invertible(f, a, element, op);
       // Column j of the inverse solves A·x = e_j.
       for (std::int64_t j = 0; j < m.rows; ++j) {
@@ -170,7 +170,7 @@ void solve(const Tensor& a, const Tensor& b, const Tensor& x, bool left, bool ve
     const std::size_t rhs_rank = vector_rhs ? 1 : 2;
     for_each_batch<2>(a, {&b, &x}, {rhs_rank, rhs_rank},
                       [&](const std::array<std::int64_t, 3>& at, std::int64_t element) {
-                        const LuFactorization<T> f = lu_factor(gather(pa, at[0], ma), ma.rows);
+                        const LuFactorization<T> f = lu_factor(gather_matrix(pa, at[0], ma), ma.rows);
                         check_invertible(f, a, element, op);
                         for (std::int64_t c = 0; c < mb.cols; ++c) {
                           std::vector<T> column;

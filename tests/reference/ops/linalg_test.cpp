@@ -15,13 +15,12 @@ namespace {
 
 using testing_support::error_kind_of;
 using testing_support::expect_error_kind;
+using testing_support::kInf;
+using testing_support::kNaN;
 using testing_support::values;
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 template <typename Fn>
 void expect_error(Fn&& fn, ErrorKind kind, const std::string& fragment) {

@@ -14,20 +14,14 @@ namespace {
 
 using testing_support::error_kind_of;
 using testing_support::expect_error_kind;
+using testing_support::kInf;
+using testing_support::kNaN;
+using testing_support::matrix23;
+using testing_support::transposed_matrix23;
 using testing_support::values;
 
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 using Dims = std::vector<std::int64_t>;
 using Values = std::vector<double>;
-
-// The kind of the funcspec::Error that `fn` throws (Internal when it throws none, so the
-// expectation fails visibly).
-
-Tensor matrix23() { return from_values({1, 2, 3, 4, 5, 6}, {2, 3}); }
-
-// [[1, 2, 3], [4, 5, 6]] stored column by column.
-Tensor transposed_matrix23() { return Tensor::view_of(from_values({1, 4, 2, 5, 3, 6}, {3, 2}), {2, 3}, {1, 2}, 0); }
 
 TEST(ReduceSum, AllDimsByDefault) {
   const Tensor s = ops::sum(matrix23());
@@ -97,7 +91,7 @@ TEST(ReduceSum, Float32AccumulatesInFloat64) {
   EXPECT_EQ(values(ops::sum(x)), Values{16777218});
 }
 
-TEST(ReduceSum, NanPropagates) { EXPECT_TRUE(std::isnan(values(ops::sum(from_values({1, kNan, 2}, {3})))[0])); }
+TEST(ReduceSum, NanPropagates) { EXPECT_TRUE(std::isnan(values(ops::sum(from_values({1, kNaN, 2}, {3})))[0])); }
 
 TEST(ReduceSum, OnMetaGivesShapeAndDtype) {
   const Tensor s = ops::sum(Tensor::empty({2, 3, 4}, DType::Bool, Device::Meta), Dims{0, 2}, true);
@@ -145,8 +139,8 @@ TEST(ReduceAmax, OverOneDimKeepsDtype) {
 TEST(ReduceAmin, AllDims) { EXPECT_EQ(values(ops::amin(transposed_matrix23())), Values{1}); }
 
 TEST(ReduceAmax, NanPropagates) {
-  EXPECT_TRUE(std::isnan(values(ops::amax(from_values({1, kNan, 9}, {3})))[0]));
-  EXPECT_TRUE(std::isnan(values(ops::amin(from_values({1, kNan, -9}, {3})))[0]));
+  EXPECT_TRUE(std::isnan(values(ops::amax(from_values({1, kNaN, 9}, {3})))[0]));
+  EXPECT_TRUE(std::isnan(values(ops::amin(from_values({1, kNaN, -9}, {3})))[0]));
 }
 
 TEST(ReduceAmax, EmptyReductionIsAnError) {
@@ -183,7 +177,7 @@ TEST(ReduceArgmin, AlongOneDim) {
 }
 
 TEST(ReduceArgmax, NanCountsAsTheExtreme) {
-  const Tensor x = from_values({1, kNan, 5, kNan}, {4});
+  const Tensor x = from_values({1, kNaN, 5, kNaN}, {4});
   EXPECT_EQ(values(ops::argmax(x)), Values{1});
   EXPECT_EQ(values(ops::argmin(x)), Values{1});
 }
@@ -213,8 +207,8 @@ TEST(ReduceAll, EmptyIsTrueAndAnyIsFalse) {
 }
 
 TEST(ReduceAll, NanCountsAsTrue) {
-  EXPECT_EQ(values(ops::all(from_values({kNan, 1}, {2}))), Values{1});
-  EXPECT_EQ(values(ops::any(from_values({kNan, 0}, {2}))), Values{1});
+  EXPECT_EQ(values(ops::all(from_values({kNaN, 1}, {2}))), Values{1});
+  EXPECT_EQ(values(ops::any(from_values({kNaN, 0}, {2}))), Values{1});
 }
 
 TEST(ReduceNorm, TwoNormIsEuclidean) { EXPECT_EQ(values(ops::norm(from_values({3, -4}, {2}))), Values{5}); }
@@ -309,7 +303,7 @@ TEST(ReduceLogsumexp, RowsOfInfinities) {
 }
 
 TEST(ReduceLogsumexp, NanPropagates) {
-  EXPECT_TRUE(std::isnan(values(ops::logsumexp(from_values({1, kNan}, {2}), Dims{0}))[0]));
+  EXPECT_TRUE(std::isnan(values(ops::logsumexp(from_values({1, kNaN}, {2}), Dims{0}))[0]));
 }
 
 TEST(ReduceLogsumexp, IntegersComputeInFloat32) {

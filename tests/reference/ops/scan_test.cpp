@@ -12,18 +12,15 @@ namespace {
 
 using testing_support::error_kind_of;
 using testing_support::expect_error_kind;
+using testing_support::kNaN;
+using testing_support::matrix23;
+using testing_support::transposed_matrix23;
 using testing_support::values;
 
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 using Values = std::vector<double>;
 using Indices = std::vector<std::int64_t>;
 
 Indices indices(const Tensor& t) { return t.to_vector<std::int64_t>(); }
-
-Tensor matrix23() { return from_values({1, 2, 3, 4, 5, 6}, {2, 3}); }
-
-// [[1, 2, 3], [4, 5, 6]] stored column by column.
-Tensor transposed_matrix23() { return Tensor::view_of(from_values({1, 4, 2, 5, 3, 6}, {3, 2}), {2, 3}, {1, 2}, 0); }
 
 TEST(ScanCumsum, RunningSums) {
   EXPECT_EQ(values(ops::cumsum(from_values({1, 2, 3, 4}, {4}), 0)), (Values{1, 3, 6, 10}));
@@ -48,7 +45,7 @@ TEST(ScanCumsum, DtypeCastsTheInputFirst) {
 }
 
 TEST(ScanCumsum, NanPropagatesForward) {
-  const Values c = values(ops::cumsum(from_values({1, kNan, 2}, {3}), 0));
+  const Values c = values(ops::cumsum(from_values({1, kNaN, 2}, {3}), 0));
   EXPECT_EQ(c[0], 1);
   EXPECT_TRUE(std::isnan(c[1]) && std::isnan(c[2]));
 }
@@ -143,7 +140,7 @@ TEST(ScanSort, TiesKeepTheirOrderDescending) {
 }
 
 TEST(ScanSort, NanIsTheLargestValue) {
-  const Tensor x = from_values({kNan, 1, 0}, {3});
+  const Tensor x = from_values({kNaN, 1, 0}, {3});
   const auto [up, up_i] = ops::sort(x);
   EXPECT_EQ(indices(up_i), (Indices{2, 1, 0}));
   EXPECT_TRUE(std::isnan(values(up)[2]));
@@ -185,7 +182,7 @@ TEST(ScanTopk, Smallest) {
 }
 
 TEST(ScanTopk, NanCountsAsLargest) {
-  const auto [v, i] = ops::topk(from_values({1, kNan, 2}, {3}), 2);
+  const auto [v, i] = ops::topk(from_values({1, kNaN, 2}, {3}), 2);
   EXPECT_EQ(indices(i), (Indices{1, 2}));
 }
 

@@ -14,24 +14,16 @@
 namespace funcspec {
 namespace {
 
+using testing_support::bools;
 using testing_support::error_kind_of;
 using testing_support::expect_error_kind;
 using testing_support::expect_same;
+using testing_support::f32;
+using testing_support::f64;
+using testing_support::i64;
+using testing_support::kInf;
+using testing_support::kNaN;
 using testing_support::values;
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-Tensor f64(std::initializer_list<double> v) { return from_values(v, {static_cast<std::int64_t>(v.size())}); }
-Tensor f32(std::initializer_list<double> v) {
-  return from_values(v, {static_cast<std::int64_t>(v.size())}, DType::Float32);
-}
-Tensor i64(std::initializer_list<double> v) {
-  return from_values(v, {static_cast<std::int64_t>(v.size())}, DType::Int64);
-}
-Tensor bools(std::initializer_list<double> v) {
-  return from_values(v, {static_cast<std::int64_t>(v.size())}, DType::Bool);
-}
 
 // --- neg, abs, sign, square, relu
 

@@ -17,15 +17,16 @@
 #include "reference/transforms/vmap.h"
 #include "tests/reference/test_support.h"
 #include "tests/reference/transforms/ad_check_support.h"
+#include "tests/reference/transforms/pyfunction_support.h"
 
 namespace funcspec::transforms {
 namespace {
 
 using testing_support::expect_derivatives_consistent;
 using testing_support::expect_same;
+using testing_support::lift;
+using testing_support::scalar;
 using testing_support::values;
-
-Tensor scalar(double v) { return from_values({v}, {}); }
 
 // A [3, 2] float64 tensor that is the transpose of a contiguous [2, 3] one.
 Tensor non_contiguous(std::initializer_list<double> six_values) {
@@ -35,10 +36,6 @@ Tensor non_contiguous(std::initializer_list<double> six_values) {
 Tensor bools(const std::vector<bool>& v, const Shape& shape) {
   std::vector<double> d(v.begin(), v.end());
   return ops::to_dtype(from_vector(d, shape, DType::Float64), DType::Bool);
-}
-
-PyFunction lift(const std::function<Tensor(const Tensor&)>& f) {
-  return [f](const std::vector<PyTree>& args) { return PyTree(f(args.at(0).tensor())); };
 }
 
 PyFunction lift2(const std::function<Tensor(const Tensor&, const Tensor&)>& f) {

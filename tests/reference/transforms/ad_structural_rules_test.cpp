@@ -11,22 +11,19 @@
 #include "reference/transforms/vmap.h"
 #include "tests/reference/test_support.h"
 #include "tests/reference/transforms/ad_check_support.h"
+#include "tests/reference/transforms/pyfunction_support.h"
 
 namespace funcspec::transforms {
 namespace {
 
+using testing_support::call1;
 using testing_support::expect_derivatives_consistent;
 using testing_support::expect_same;
+using testing_support::Fn1;
+using testing_support::lift;
+using testing_support::scalar;
 using testing_support::values;
 using Dims = std::vector<std::int64_t>;
-
-using Fn1 = std::function<Tensor(const Tensor&)>;
-
-PyFunction lift(const Fn1& f) {
-  return [f](const std::vector<PyTree>& args) { return PyTree(f(args.at(0).tensor())); };
-}
-
-Tensor call1(const PyFunction& f, const Tensor& x) { return f({PyTree(x)}).tensor(); }
 
 std::vector<double> gradient_of(const Fn1& f, const Tensor& x) { return values(call1(grad(lift(f)), x)); }
 
@@ -43,8 +40,6 @@ Tensor transposed_sample(const Shape& shape) { return ops::transpose(sample({sha
 Tensor int64_values(const std::vector<std::int64_t>& data, const Shape& shape) {
   return from_vector(data, shape, DType::Int64);
 }
-
-Tensor scalar(double v) { return from_values({v}, {}); }
 
 // ---- view ----
 

@@ -10,22 +10,17 @@
 #include "reference/transforms/vmap.h"
 #include "tests/reference/test_support.h"
 #include "tests/reference/transforms/ad_check_support.h"
+#include "tests/reference/transforms/pyfunction_support.h"
 
 namespace funcspec::transforms {
 namespace {
 
+using testing_support::call1;
 using testing_support::error_kind_of;
+using testing_support::Fn1;
+using testing_support::lift;
+using testing_support::scalar;
 using testing_support::values;
-
-using Fn1 = std::function<Tensor(const Tensor&)>;
-
-PyFunction lift(const Fn1& f) {
-  return [f](const std::vector<PyTree>& args) { return PyTree(f(args.at(0).tensor())); };
-}
-
-Tensor call1(const PyFunction& f, const Tensor& x) { return f({PyTree(x)}).tensor(); }
-
-Tensor scalar(double v) { return from_values({v}, {}); }
 
 TEST(Grad, OfSinIsCos) {
   const Tensor x = scalar(0.7);

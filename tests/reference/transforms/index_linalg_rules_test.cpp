@@ -33,8 +33,10 @@ bool is_exact(const std::string& op) {
   }
   return false;
 }
-constexpr double kUlps = 4.0;
-constexpr std::uint64_t kSeed = 2024;
+// How far the ops that round may be off, in ulps of the largest expected magnitude.
+constexpr double kInexactOpUlps = 4.0;
+// The seed of the first of a sample's three draws.
+constexpr std::uint64_t kFirstDrawSeed = 2024;
 
 std::optional<ErrorKind> error_of(const std::function<void()>& fn) {
   try {
@@ -96,7 +98,7 @@ void expect_close(const std::string& op, const Tensor& got, const Tensor& want, 
   }
   const double eps =
       want.dtype() == DType::Float32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
-  const double tolerance = is_exact(op) || !is_floating(want.dtype()) ? 0.0 : kUlps * eps * scale;
+  const double tolerance = is_exact(op) || !is_floating(want.dtype()) ? 0.0 : kInexactOpUlps * eps * scale;
   for (std::size_t i = 0; i < g.size(); ++i) {
     if (std::isnan(w[i]) || std::isinf(w[i]) || tolerance == 0.0) {
       EXPECT_TRUE(g[i] == w[i] || (std::isnan(g[i]) && std::isnan(w[i])))
@@ -120,7 +122,7 @@ std::vector<Draws> draw_samples(const std::string& op, DType dtype) {
   EXPECT_NE(spec, nullptr) << op;
   std::vector<std::vector<samples::OpSample>> per_seed;
   for (std::uint64_t s = 0; s < 3; ++s) {
-    samples::SampleRng rng(kSeed + s);
+    samples::SampleRng rng(kFirstDrawSeed + s);
     per_seed.push_back(spec->generate(dtype, rng));
   }
   std::vector<Draws> out;

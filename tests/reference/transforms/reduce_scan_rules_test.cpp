@@ -28,10 +28,10 @@ using samples::SampleRng;
 // Ops whose result elements are computed by arithmetic that might round differently when batched;
 // the others move, compare or count values and must agree exactly.
 const std::set<std::string> kRoundingOps = {"sum", "prod", "norm", "cumsum", "cumprod"};
-constexpr double kUlps = 4.0;
+constexpr double kRoundingOpUlps = 4.0;
 
 // Three examples of one sample: the same shapes, values from different seeds.
-constexpr std::uint64_t kSeed = 2024;
+constexpr std::uint64_t kFirstExampleSeed = 2024;
 constexpr std::int64_t kExamples = 3;
 
 double machine_epsilon(DType dtype) {
@@ -254,12 +254,12 @@ TEST_P(ReduceScanRules, VmapEqualsLoopAndStackWithoutFallback) {
   const std::string& op = GetParam();
   const samples::OpSampleSpec* spec = OpSampleRegistry::instance().find(op);
   ASSERT_NE(spec, nullptr) << "no samples for " << op;
-  ulps_ = kRoundingOps.contains(op) ? kUlps : 0.0;
+  ulps_ = kRoundingOps.contains(op) ? kRoundingOpUlps : 0.0;
   VmapFallbackLog log;
   for (DType dtype : {DType::Float32, DType::Float64}) {
     std::vector<std::vector<OpSample>> draws;
     for (std::int64_t k = 0; k < kExamples; ++k) {
-      SampleRng rng(kSeed + static_cast<std::uint64_t>(k));
+      SampleRng rng(kFirstExampleSeed + static_cast<std::uint64_t>(k));
       draws.push_back(spec->generate(dtype, rng));
     }
     ASSERT_FALSE(draws[0].empty());

@@ -15,7 +15,7 @@
 namespace funcspec::transforms {
 namespace {
 
-constexpr std::uint64_t kSeed = 20261121;
+constexpr std::uint64_t kOracleDtypeSeed = 20261121;
 
 TEST(VmapOracleDtype, EveryOpEqualsTheLoopExactly) {
   VmapFallbackLog log;
@@ -25,7 +25,7 @@ TEST(VmapOracleDtype, EveryOpEqualsTheLoopExactly) {
     if (op.kind == OpKind::Random || op.kind == OpKind::DynamicShape || op.kind == OpKind::ScalarExtraction) continue;
     std::vector<std::vector<samples::OpSample>> draws;
     for (std::uint64_t d = 1; d <= 3; ++d) {
-      samples::SampleRng rng(kSeed + d);
+      samples::SampleRng rng(kOracleDtypeSeed + d);
       draws.push_back(spec.generate(DType::Oracle, rng));
     }
     for (std::size_t index = 0; index < std::min<std::size_t>(draws[0].size(), 2); ++index) {
@@ -43,7 +43,7 @@ TEST(VmapOracleDtype, EveryOpEqualsTheLoopExactly) {
       // The loop: the op on each example.
       std::vector<TensorList> looped;
       bool raises = false;
-      random::GeneratorScope scope(kSeed);
+      random::GeneratorScope scope(kOracleDtypeSeed);
       for (const auto& d : draws) {
         try {
           looped.push_back(call(op, samples::clone_inputs(d[index].inputs), first.attrs));
