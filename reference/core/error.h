@@ -48,10 +48,12 @@ enum class ErrorKind {
   AdAuxStructure,            // has_aux with a function that does not return (output, aux)
   AdInplaceCaptured,         // an in-place write of a differentiated value into a tensor from outside the transform
   AdInplaceAliased,          // an in-place write of a differentiated value into a view, or a tensor that has views
+  // Checking modes (docs/composite-compliance.md).
+  CompositeNoncompliant,  // a composite broke a compliance rule on a checked tensor (data access, item(), out=, ...)
 };
 
 // The last kind declared; kinds are appended, so [Internal, kLastErrorKind] names every kind.
-inline constexpr ErrorKind kLastErrorKind = ErrorKind::AdInplaceAliased;
+inline constexpr ErrorKind kLastErrorKind = ErrorKind::CompositeNoncompliant;
 
 std::string_view error_kind_name(ErrorKind kind);
 // The kind with this snake_case name (case files and protocols name kinds this way).

@@ -3,6 +3,24 @@
 #include <fmt/format.h>
 
 namespace funcspec {
+namespace {
+
+DirectAccessObserver*& direct_access_observer() {
+  thread_local DirectAccessObserver* observer = nullptr;
+  return observer;
+}
+
+}  // namespace
+
+DirectAccessScope::DirectAccessScope(DirectAccessObserver& observer) : previous_(direct_access_observer()) {
+  direct_access_observer() = &observer;
+}
+
+DirectAccessScope::~DirectAccessScope() { direct_access_observer() = previous_; }
+
+void Tensor::note_direct_access(std::string_view what) const {
+  if (DirectAccessObserver* observer = direct_access_observer()) observer->on_direct_access(*this, what);
+}
 
 Tensor Tensor::empty(const Shape& shape, DType dtype, Device device) {
   for (std::int64_t s : shape) {
@@ -14,13 +32,14 @@ Tensor Tensor::empty(const Shape& shape, DType dtype, Device device) {
 }
 
 Tensor Tensor::view_of(const Tensor& base, Shape shape, Strides strides, std::int64_t offset) {
-  return Tensor(std::make_shared<TensorImpl>(base.storage(), std::move(shape), std::move(strides), offset, base.dtype(),
-                                             base.device()));
+  if (base.payload() != nullptr) base.note_direct_access("Tensor::view_of");
+  return Tensor(std::make_shared<TensorImpl>(base.impl().storage(), std::move(shape), std::move(strides), offset,
+                                             base.dtype(), base.device()));
 }
 
 Tensor Tensor::transform_wrapper(Shape shape, Strides strides, DType dtype, Device device,
-                                 std::shared_ptr<const TransformPayload> payload) {
-  auto impl = std::make_shared<TensorImpl>(nullptr, std::move(shape), std::move(strides), 0, dtype, device);
+                                 std::shared_ptr<const TransformPayload> payload, std::int64_t offset) {
+  auto impl = std::make_shared<TensorImpl>(nullptr, std::move(shape), std::move(strides), offset, dtype, device);
   impl->set_payload(std::move(payload));
   return Tensor(std::move(impl));
 }

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference/core/device.h"
@@ -68,9 +69,10 @@ class Tensor {
   // A 0-dim wrapped number holding `value` (see NOTE: [tensor model]).
   static Tensor wrapped_scalar(const Scalar& value);
   // What a transform hands to the function it transforms (NOTE: [transform payloads]): the logical
-  // geometry and `payload`, no storage.
+  // geometry and `payload`, no storage. `offset` lets a wrapper mirror all of its value's geometry
+  // (the composite-compliance check's wrappers do, NOTE: [composite compliance]).
   static Tensor transform_wrapper(Shape shape, Strides strides, DType dtype, Device device,
-                                  std::shared_ptr<const TransformPayload> payload);
+                                  std::shared_ptr<const TransformPayload> payload, std::int64_t offset = 0);
 
   bool defined() const { return impl_ != nullptr; }
   const Shape& shape() const { return impl().shape(); }
@@ -86,13 +88,16 @@ class Tensor {
   // The transform this tensor belongs to, or nullptr for a plain tensor (NOTE: [transform payloads]).
   const TransformPayload* payload() const { return impl().payload().get(); }
   bool has_storage() const { return impl().storage() != nullptr; }
-  const std::shared_ptr<Storage>& storage() const { return impl().storage(); }
+  const std::shared_ptr<Storage>& storage() const {
+    if (impl().payload() != nullptr) note_direct_access("storage()");
+    return impl().storage();
+  }
   bool shares_storage_with(const Tensor& other) const;
   // The handle identity: true when both handles name the very same tensor (not merely an alias).
   bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
 
   // Pointer to the element at the storage offset; kernels add index·strides to it. Checks that the
-  // tensor lives on cpu and holds T.
+  // tensor lives on cpu and holds T. Every element access goes through here (NOTE: [direct access]).
   template <typename T>
   T* data() const;
 
@@ -108,10 +113,40 @@ class Tensor {
     FUNCSPEC_INTERNAL_ASSERT(impl_ != nullptr, "use of an undefined tensor");
     return *impl_;
   }
+  // Tells this thread's DirectAccessObserver, if any, that `what` reaches into this wrapper.
+  void note_direct_access(std::string_view what) const;
   std::shared_ptr<TensorImpl> impl_;
 };
 
 using TensorList = std::vector<Tensor>;
+
+// NOTE: [direct access]
+// A tensor's elements are reached only through data() (to_vector, to_string and every kernel use
+// it) and its storage through storage() and Tensor::view_of. A tensor with a payload (a
+// transform's wrapper) has no elements of its own, so reaching into one is a bug in the code that
+// does it, which should have called ops instead: under vmap there is no single value to read, and
+// a composite that reads its inputs this way breaks every transform (NOTE: [composite compliance]).
+// Each of those entry points first tells this thread's observer, when a checking mode has
+// installed one; the observer raises an error that names the rule. Without one, data() of a
+// wrapper still fails, as an internal error.
+class DirectAccessObserver {
+ public:
+  virtual ~DirectAccessObserver() = default;
+  // `what` ("data()", "storage()", "Tensor::view_of") is about to reach into `tensor`, a wrapper.
+  virtual void on_direct_access(const Tensor& tensor, std::string_view what) = 0;
+};
+
+// Installs `observer` on this thread for the scope's lifetime; scopes nest strictly.
+class DirectAccessScope {
+ public:
+  explicit DirectAccessScope(DirectAccessObserver& observer);
+  ~DirectAccessScope();
+  DirectAccessScope(const DirectAccessScope&) = delete;
+  DirectAccessScope& operator=(const DirectAccessScope&) = delete;
+
+ private:
+  DirectAccessObserver* previous_;
+};
 
 // A contiguous cpu tensor holding `values` (row-major) converted to `dtype`.
 template <typename T>

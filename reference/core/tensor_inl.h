@@ -5,9 +5,10 @@ namespace funcspec {
 
 template <typename T>
 T* Tensor::data() const {
+  if (payload() != nullptr) note_direct_access("data()");
   FUNCSPEC_INTERNAL_ASSERT(device() == Device::Cpu && has_storage(), "data() of a tensor without cpu storage");
   FUNCSPEC_INTERNAL_ASSERT(dtype_of<T>() == dtype(), "data<T>() with the wrong element type");
-  return static_cast<T*>(storage()->data()) + storage_offset();
+  return static_cast<T*>(impl().storage()->data()) + storage_offset();
 }
 
 template <typename T>

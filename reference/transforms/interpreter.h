@@ -25,7 +25,8 @@ struct OpDef;
 namespace funcspec::transforms {
 
 // Jvp carries tangents (forward mode; grad and vjp run it over a Linear trace, NOTE: [reverse mode]).
-enum class TransformKind { Vmap, Jvp, Linear };
+// Compliance is not a transform users call but a checking mode (NOTE: [composite compliance]).
+enum class TransformKind { Vmap, Jvp, Linear, Compliance };
 
 class Interpreter {
  public:
