@@ -303,7 +303,7 @@ PropertyDef inplace_error_writes_nothing_property(VmapFunction vmap) {
           "an in-place op under vmap that raises inplace_broadcast or vmap_inplace_unbatched has changed no tensor "
           "the caller can see (self, other, and the storage they view)",
           {"VMAP-3.1", "TENSOR-4.3", "VMAP-2.3"},
-          100,
+          150,
           "it reads the caller's tensors after the error, which a case cannot observe",
           [vmap](PropertyContext&) {
             const InplaceCall call = *rc::gen::arbitrary<bool>() ? draw_binary_call() : draw_unbatched_random_call();
@@ -318,7 +318,7 @@ void add_inplace_properties(std::vector<PropertyDef>& out) {
                  "shape, else vmap_inplace_unbatched when only other is batched, else equals the loop writing each "
                  "example into its self",
                  {"VMAP-3.1", "VMAP-3.5", "TENSOR-4.3", "TENSOR-4.1"},
-                 200,
+                 300,
                  "",
                  [](PropertyContext& context) { return check_raises_as_specified(context, draw_binary_call()); }});
   out.push_back(inplace_error_writes_nothing_property([](transforms::PyFunction f, transforms::VmapOptions options) {

@@ -633,17 +633,18 @@ PropertyCheck check_draws(const PropertyContext& context, const RandomCase& draw
 
 constexpr std::int64_t kSlices = 8;
 constexpr std::int64_t kSliceElements = 4096;
-constexpr int kSlicePrCases = 24;
+constexpr int kSlicePrCases = 40;
 constexpr std::int64_t kMostCategories = 12;  // randint's high - low is at most this
 // False alarms: a correct backend fails a run with probability below 1e-9. A run checks at most
 // 50 * kSlicePrCases programs (the exhaustive tier), each with kSlices slices and at most
 // kMostCategories bounds per slice (one KS statistic for continuous draws, one count for Bernoulli
-// draws, one count per value for randint): M = 50 * 24 * 8 * 12 = 115200 bounds, each at level
-// alpha = 1e-9 / M ~ 8.7e-15 (Bonferroni). For n = 4096 draws per slice, 2 exp(-2 n t^2) = alpha at
-// t = sqrt(ln(2 / alpha) / (2 n)) ~ 0.0637. The identity checks (slices of a 'different' draw differ,
+// draws, one count per value for randint): M = 50 * 40 * 8 * 12 = 192000 bounds, each at level
+// alpha = 1e-9 / M ~ 5.2e-15 (Bonferroni). For n = 4096 draws per slice, 2 exp(-2 n t^2) = alpha at
+// t = sqrt(ln(2 / alpha) / (2 n)) ~ 0.0640. The identity checks (slices of a 'different' draw differ,
 // those of a 'same' draw are one) add no false alarm worth counting: two independent slices of 4096
-// draws coincide with probability at most max(p^2 + (1-p)^2)^4096 <= 0.82^4096 for p in [0.1, 0.9]
-// and (1/2)^4096 for randint over at least two values, and continuous draws less still.
+// draws coincide with probability prod (p_i^2 + (1 - p_i)^2) <= 0.905^4096 < 1e-177 for Bernoulli
+// draws with p in [0.05, 0.95] (and about e^-1100 for p uniform in [0, 1) per element), at most
+// (1/2)^4096 for randint over at least two values, and less still for continuous draws.
 constexpr double kFalseAlarmPerRun = 1e-9;
 constexpr double kBoundsPerRun = 50.0 * kSlicePrCases * kSlices * kMostCategories;
 
@@ -906,7 +907,7 @@ PropertyDef same_and_different_draws_property(const DrawsPropertyOptions& option
           "under vmap (nested, chunked, and over jacfwd), randomness='same' shares the unbatched draw of the case's "
           "seed and 'different' is the unbatched draw over the batch dims of the 'different' levels, outer first",
           {"VMAP-2.2", "VMAP-2.3", "VMAP-1.6", "AD-3.3"},
-          150,
+          300,
           "",
           [options](PropertyContext& context) {
             return check_draws(context, draw_random_case(Flags::SameOrDifferent, options));
@@ -918,7 +919,7 @@ void add_randomness_properties(std::vector<PropertyDef>& out) {
                  "a random op under any level with randomness='error' (vmap or jacfwd, nested or not) raises "
                  "vmap_randomness",
                  {"VMAP-2.1", "AD-3.3"},
-                 100,
+                 200,
                  "",
                  [](PropertyContext& context) {
                    const RandomCase drawn = draw_random_case(Flags::SomeError, {});
