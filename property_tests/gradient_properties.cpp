@@ -1,8 +1,435 @@
-// Being written: registers no property yet.
+// Gradient consistency on generated programs under generated transform stacks: jvp against central
+// differences of the reference in the oracle dtype; vjp as the transpose of jvp; jacfwd = jacrev;
+// the hessian symmetric and equal to reverse-over-reverse; vmap(grad) = the loop of grad; linearize's
+// jvp_fn = jvp. The inner stack may itself hold grad, jvp, vjp, jacrev, jacfwd or linearize, so every
+// law is checked on second and third derivatives by recursion.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "conformance/case/evaluate.h"
+#include "property_tests/law_checks.h"
+#include "property_tests/program_generator.h"
 #include "property_tests/property.h"
+#include "property_tests/transform_stack.h"
+#include "property_tests/vmap_loop.h"
+#include "reference/api/ops.h"
 
 namespace funcspec::properties {
 
-void add_gradient_properties(std::vector<PropertyDef>&, const ProgramOptions&) {}
+using conformance::Case;
+using conformance::TensorData;
+
+namespace {
+
+constexpr std::string_view kFiniteDifferences = "PROP-AD/jvp-equals-finite-differences";
+constexpr std::string_view kTranspose = "PROP-AD/vjp-transposes-jvp";
+constexpr std::string_view kJacobians = "PROP-AD/jacfwd-equals-jacrev";
+constexpr std::string_view kHessian = "PROP-AD/hessian-symmetric";
+constexpr std::string_view kVmapGrad = "PROP-AD/vmap-grad-equals-loop";
+constexpr std::string_view kLinearize = "PROP-AD/linearize-equals-jvp";
+
+ProgramOptions differentiable(ProgramOptions options) {
+  options.max_steps = 3;
+  options.max_input_elements = 24;
+  options.floating_outputs_only = true;
+  return options;
+}
+
+// Derivative laws are about finite values: at an infinite or NaN input or result IEEE arithmetic
+// legitimately differs between equivalent routes (jacfwd multiplies a zero tangent by -sin(inf)
+// where jacrev never touches it), so such programs are discarded.
+void require_finite(const Case& c) {
+  for (const conformance::CaseInput& in : c.inputs) {
+    if (in.is_literal()) continue;
+    const TensorData& data = std::get<conformance::TensorSpec>(in.value).data;
+    for (std::int64_t i = 0; i < data.numel(); ++i) RC_PRE(std::isfinite(data.element_as_double(i)));
+  }
+  // Every intermediate value too: where(mask, pow(v, 1.5), y) has finite results but a NaN branch
+  // whose zero cotangent times an infinite partial is NaN in reverse mode and 0 in forward mode.
+  Case every_value = c;
+  every_value.outputs.clear();
+  for (const conformance::OpCall& step : c.program)
+    every_value.outputs.insert(every_value.outputs.end(), step.outs.begin(), step.outs.end());
+  const conformance::ProgramResult values = conformance::run_on_reference(every_value);
+  RC_PRE(!values.error && values.broken.empty());
+  for (const auto& [name, data] : values.outputs) {
+    for (std::int64_t i = 0; i < data.numel(); ++i) RC_PRE(std::isfinite(data.element_as_double(i)));
+  }
+}
+
+// An op that changes a floating dtype (to_dtype(float32), a creation op's dtype) rounds a
+// difference quotient's tiny step away, while its derivative is the identity (or zero): finite
+// differences cannot see through it.
+bool changes_dtype(const OpDef& op) {
+  return std::any_of(op.schema.args.begin(), op.schema.args.end(),
+                     [](const ArgSpec& arg) { return arg.name == "dtype"; });
+}
+
+// A program and an inner stack (0..1 levels), and the same plan under several outer transforms.
+struct Drawn {
+  GeneratedProgram program;
+  std::vector<StackLevelPlan> inner;
+  std::uint32_t seed = 0;
+};
+
+Drawn draw(const ProgramOptions& options, int inner_max_depth) {
+  Drawn d{draw_program(options), *gen_stack_plan(0, inner_max_depth), *rc::gen::arbitrary<std::uint32_t>()};
+  require_finite(d.program.program);
+  return d;
+}
+
+// Where a derivative is infinite (sqrt or std at 0) its products with zero tangents are NaN by one
+// route and 0 by another: laws hold between finite derivatives, so the reference's answer filters.
+void require_finite_derivatives(const Case& c) {
+  const conformance::ProgramResult answer = conformance::run_on_reference(c);
+  RC_PRE(!answer.error && answer.broken.empty());
+  for (const auto& [name, data] : answer.outputs) {
+    for (std::int64_t i = 0; i < data.numel(); ++i) RC_PRE(std::isfinite(data.element_as_double(i)));
+  }
+}
+
+Case under(const Drawn& d, StackTransform outer) {
+  std::vector<StackLevelPlan> stack{StackLevelPlan{outer, 1, 0, 0, 0, d.seed}};
+  stack.insert(stack.end(), d.inner.begin(), d.inner.end());
+  std::optional<Case> c = apply_stack(d.program, stack);
+  RC_PRE(c.has_value());
+  RC_LOG() << "transforms: " << describe_transforms(*c) << "\n";
+  require_finite_derivatives(*c);
+  return std::move(*c);
+}
+
+Case without_outer(const Case& c) {
+  Case inner = c;
+  inner.transforms.erase(inner.transforms.begin());
+  return inner;
+}
+
+double max_abs(const TensorData& t) {
+  double m = 0;
+  for (std::int64_t i = 0; i < t.numel(); ++i) m = std::max(m, std::abs(t.element_as_double(i)));
+  return m;
+}
+
+bool all_finite(const TensorList& values) {
+  for (const Tensor& v : values) {
+    for (double x : ops::to_dtype(ops::contiguous(v), DType::Float64).to_vector<double>()) {
+      if (!std::isfinite(x)) return false;
+    }
+  }
+  return true;
+}
+
+// The case's function (its inner stack) in the oracle dtype at `inputs` + h * `direction`.
+TensorList oracle_at(const Case& inner, const std::map<std::string, Tensor, std::less<>>& inputs,
+                     const std::map<std::string, Tensor, std::less<>>& direction, double h) {
+  const Tensor step = from_vector(std::vector<double>{h}, {}, DType::Oracle);
+  std::map<std::string, Tensor, std::less<>> at;
+  for (const auto& [name, value] : inputs) {
+    const Tensor x = is_floating(value.dtype()) ? ops::to_dtype(value, DType::Oracle) : value;
+    auto d = direction.find(name);
+    at[name] = d == direction.end() ? x : ops::add(x, ops::mul(ops::to_dtype(d->second, DType::Oracle), step));
+  }
+  return conformance::run_case_program(inner, at, DType::Oracle);
+}
+
+PropertyCheck jvp_equals_finite_differences(PropertyContext& context, const ProgramOptions& programs) {
+  ProgramOptions options = differentiable(programs);
+  options.floating_dtypes = {DType::Float64};
+  // detach is a stop-gradient by design (AD-5.2): its jvp is zero where differences see the identity.
+  const auto admits = options.admits;
+  options.admits = [admits](const OpDef& op) {
+    return op.name() != "detach" && !changes_dtype(op) && (!admits || admits(op));
+  };
+  const Drawn d = draw(options, 1);
+  const Case jvp_case = under(d, StackTransform::Jvp);
+  const Case inner = without_outer(jvp_case);
+  const auto& jvp = std::get<conformance::JvpTransform>(jvp_case.transforms.front());
+  const std::map<std::string, Tensor, std::less<>> x = input_tensors(jvp_case);
+  std::map<std::string, Tensor, std::less<>> u;
+  for (const conformance::NamedTensor& t : jvp.tangents) u[t.name] = conformance::materialize_tensor(t.tensor);
+
+  // At a kink (clamp at a tie, abs at 0) the central difference averages two one-sided slopes at
+  // every step size, while the derivative there is a documented one-sided choice, not a law: the
+  // forward and backward differences disagree, and the program is discarded. An oracle evaluation
+  // that raises (a matrix singular in 50 digits though not in float64) is discarded too.
+  TensorList value;
+  TensorList plus;
+  TensorList minus;
+  TensorList plus_far;
+  TensorList minus_far;
+  const double h = 1e-16;
+  try {
+    value = oracle_at(inner, x, {}, 0.0);
+    plus = oracle_at(inner, x, u, h);
+    minus = oracle_at(inner, x, u, -h);
+    plus_far = oracle_at(inner, x, u, 1e-11);
+    minus_far = oracle_at(inner, x, u, -1e-11);
+  } catch (const Error&) {
+    RC_DISCARD("the program raises near this point in the oracle dtype");
+  }
+  const auto quotient = [](const TensorList& a, const TensorList& b, double step) {
+    const Tensor by = from_vector(std::vector<double>{step}, {}, DType::Oracle);
+    TensorList out;
+    for (std::size_t k = 0; k < a.size(); ++k) out.push_back(ops::div(ops::sub(a[k], b[k]), by));
+    return out;
+  };
+  // In 50 digits both the truncation error (h squared times the third derivative) and the rounding
+  // error (1e-50 / h) stay far below float64's resolution at h = 1e-16.
+  const TensorList fine = quotient(plus, minus, 2 * h);
+  const TensorList coarse = quotient(plus_far, minus_far, 2e-11);
+  const TensorList forward = quotient(plus_far, value, 1e-11);
+  const TensorList backward = quotient(value, minus_far, 1e-11);
+  RC_PRE(all_finite(forward) && all_finite(backward));
+  for (std::size_t k = 0; k < forward.size(); ++k) {
+    const TensorData f = data_of(ops::to_dtype(forward[k], DType::Float64));
+    const TensorData b = data_of(ops::to_dtype(backward[k], DType::Float64));
+    const double scale = std::max(1.0, max_abs(f));
+    for (std::int64_t i = 0; i < f.numel(); ++i)
+      RC_PRE(std::abs(f.element_as_double(i) - b.element_as_double(i)) <= 1e-6 * scale);
+  }
+  RC_PRE(all_finite(value) && all_finite(fine) && all_finite(coarse));
+  for (std::size_t k = 0; k < fine.size(); ++k) {
+    const TensorData f = data_of(ops::to_dtype(fine[k], DType::Float64));
+    const TensorData c = data_of(ops::to_dtype(coarse[k], DType::Float64));
+    const double scale = std::max(1.0, max_abs(f));
+    for (std::int64_t i = 0; i < f.numel(); ++i)
+      RC_PRE(std::abs(f.element_as_double(i) - c.element_as_double(i)) <= 1e-9 * scale);
+  }
+
+  const std::vector<std::string> names = conformance::result_names(jvp_case);
+  if (names.size() != value.size() * 2) return PropertyCheck::unsupported("a result of the stack is not a tensor");
+  // The oracle's values rounded to the dtypes the program produces (a float32 result of an int64
+  // input stays float32), which the spec fixes and the reference's own run shows.
+  const TensorList typed = conformance::run_case_program(inner, x);
+  NamedResults truth;
+  for (std::size_t k = 0; k < value.size(); ++k)
+    truth.emplace_back(names[k], data_of(ops::to_dtype(value[k], typed.at(k).dtype())));
+  for (std::size_t k = 0; k < fine.size(); ++k)
+    truth.emplace_back(names[value.size() + k], data_of(ops::to_dtype(fine[k], typed.at(k).dtype())));
+  return judge_law(context, expecting_values(jvp_case, kFiniteDifferences, truth),
+                   "jvp differs from central differences of the reference in the oracle dtype");
+}
+
+double dot(const TensorData& a, const TensorData& b, double& magnitude) {
+  double sum = 0;
+  for (std::int64_t i = 0; i < a.numel(); ++i) {
+    sum += a.element_as_double(i) * b.element_as_double(i);
+    magnitude += std::abs(a.element_as_double(i) * b.element_as_double(i));
+  }
+  return sum;
+}
+
+// vjp's truth when the transposition law fails: J^T v with J assembled column by column from the
+// backend's own jvp along each basis direction, so the counterexample states the law as values.
+std::optional<NamedResults> transpose_of_jvp(const PropertyContext& context, const Case& jvp_case, const Case& vjp_case) {
+  const auto& vjp = std::get<conformance::VjpTransform>(vjp_case.transforms.front());
+  const std::vector<std::string> vjp_names = conformance::result_names(vjp_case);
+  const std::size_t results = vjp.cotangents.size();
+  NamedResults truth;
+  if (vjp_names.size() < jvp_case.inputs.size()) return std::nullopt;
+  Case basis = jvp_case;
+  auto& tangents = std::get<conformance::JvpTransform>(basis.transforms.front()).tangents;
+  const std::vector<conformance::NamedTensor> directions = tangents;
+  for (std::size_t i = 0; i < directions.size(); ++i) {
+    const TensorData& shape_of = directions[i].tensor.data;
+    std::vector<double> column_sums(static_cast<std::size_t>(shape_of.numel()), 0.0);
+    for (std::int64_t j = 0; j < shape_of.numel(); ++j) {
+      for (std::size_t k = 0; k < directions.size(); ++k) {
+        std::vector<double> e(static_cast<std::size_t>(directions[k].tensor.data.numel()), 0.0);
+        if (k == i) e[static_cast<std::size_t>(j)] = 1.0;
+        tangents[k].tensor = {};
+        tangents[k].tensor.data = data_of(from_vector(e, directions[k].tensor.data.shape, directions[k].tensor.data.dtype));
+      }
+      const Answer column = ask(context, basis);
+      if (!column.outputs) return std::nullopt;
+      double magnitude = 0;
+      double sum = 0;
+      for (std::size_t r = 0; r < results; ++r)
+        sum += dot(vjp.cotangents[r].tensor.data, column.outputs->at(column.outputs->size() - results + r).second,
+                   magnitude);
+      column_sums[static_cast<std::size_t>(j)] = sum;
+    }
+    const std::string& name = vjp_names[vjp_names.size() - directions.size() + i];
+    truth.emplace_back(name, data_of(from_vector(column_sums, shape_of.shape, shape_of.dtype)));
+  }
+  // The primal results, as the backend's vjp gave them (the law says nothing new about them).
+  NamedResults with_primals;
+  const Answer primal = ask(context, without_outer(vjp_case));
+  if (!primal.outputs) return std::nullopt;
+  for (const auto& named : *primal.outputs) with_primals.push_back(named);
+  for (auto& named : truth) with_primals.push_back(std::move(named));
+  return with_primals;
+}
+
+PropertyCheck vjp_transposes_jvp(PropertyContext& context, const ProgramOptions& programs) {
+  const Drawn d = draw(differentiable(programs), 1);
+  const Case jvp_case = under(d, StackTransform::Jvp);
+  const Case vjp_case = under(d, StackTransform::Vjp);
+  const Answer forward = ask(context, jvp_case);
+  const Answer reverse = ask(context, vjp_case);
+  for (const Answer* a : {&forward, &reverse}) {
+    if (a->unsupported) return PropertyCheck::unsupported(*a->unsupported);
+    if (!a->fault.empty()) return PropertyCheck::violated("the backend gave no answer: " + a->fault, std::nullopt);
+    if (a->error) return PropertyCheck::violated(fmt::format("the backend raised {} on a program the reference runs",
+                                                             error_kind_name(*a->error)), expecting_values(vjp_case, kTranspose, {}));
+  }
+  const auto& jvp = std::get<conformance::JvpTransform>(jvp_case.transforms.front());
+  const auto& vjp = std::get<conformance::VjpTransform>(vjp_case.transforms.front());
+  const std::size_t results = vjp.cotangents.size();
+  // Positions, not names: nested levels name their results alike up to a #k suffix. jvp's last
+  // results are the tangents of the inner results, vjp's last results the cotangents of the floating
+  // inputs, both in order; the cotangents and tangents were drawn in the same orders.
+  double magnitude = 0;
+  double lhs = 0;  // <v, J u>
+  for (std::size_t r = 0; r < results; ++r)
+    lhs += dot(vjp.cotangents[r].tensor.data, forward.outputs->at(forward.outputs->size() - results + r).second,
+               magnitude);
+  double rhs = 0;  // <J^T v, u>
+  const std::size_t inputs = jvp.tangents.size();
+  for (std::size_t i = 0; i < inputs; ++i)
+    rhs += dot(reverse.outputs->at(reverse.outputs->size() - inputs + i).second, jvp.tangents[i].tensor.data,
+               magnitude);
+  RC_PRE(std::isfinite(lhs) && std::isfinite(rhs));
+  const conformance::Tolerance tolerance = property_tolerance(kTranspose, forward.outputs->back().second);
+  const double allowed = std::max(tolerance.atol, tolerance.rtol) * std::max(1.0, magnitude);
+  if (std::abs(lhs - rhs) <= allowed) return PropertyCheck::holds(std::abs(lhs - rhs));
+  const std::string why = fmt::format("<v, jvp(u)> = {} but <vjp(v), u> = {} (difference {:.3g} > {:.3g})", lhs, rhs,
+                                      std::abs(lhs - rhs), allowed);
+  const std::optional<NamedResults> truth = transpose_of_jvp(context, jvp_case, vjp_case);
+  if (!truth) return PropertyCheck::violated(why, std::nullopt);
+  return PropertyCheck::violated(why, expecting_values(vjp_case, kTranspose, *truth));
+}
+
+// `c` against another case's answer from the same backend (the truth of an equivalence law).
+PropertyCheck equals_backend_answer(PropertyContext& context, const Case& c, const Case& truth_case,
+                                    std::string_view property, const std::string& what) {
+  const Answer truth = ask(context, truth_case);
+  if (truth.unsupported) return PropertyCheck::unsupported(*truth.unsupported);
+  if (!truth.fault.empty()) return PropertyCheck::violated("the backend gave no answer: " + truth.fault, std::nullopt);
+  if (truth.error) return judge_law(context, expecting_error(c, *truth.error), what);
+  NamedResults renamed = *truth.outputs;
+  const std::vector<std::string> names = conformance::result_names(c);
+  if (names.size() != renamed.size()) return PropertyCheck::unsupported("the two stacks name different results");
+  for (std::size_t k = 0; k < names.size(); ++k) renamed[k].first = names[k];
+  // Which floating dtype a derivative of a mixed-precision program has is not what these laws are
+  // about (torch.func's jacrev gives the input's dtype, its jacfwd the result's): the truth takes the
+  // candidate's floating dtype, and is compared at that precision.
+  const Answer candidate = ask(context, c);
+  if (candidate.outputs && candidate.outputs->size() == renamed.size()) {
+    for (std::size_t k = 0; k < renamed.size(); ++k) {
+      const DType want = candidate.outputs->at(k).second.dtype;
+      if (is_floating(want) && is_floating(renamed[k].second.dtype) && want != renamed[k].second.dtype)
+        renamed[k].second = data_of(ops::to_dtype(tensor_of(renamed[k].second), want));
+    }
+  }
+  return judge_law(context, expecting_values(c, property, renamed), what);
+}
+
+PropertyCheck hessian_symmetric(PropertyContext& context, const ProgramOptions& programs) {
+  ProgramOptions options = differentiable(programs);
+  options.scalar_first_output = true;
+  options.max_outputs = 1;
+  const GeneratedProgram program = draw_program(options);
+  const Case& base = program.program;
+  require_finite(base);
+  std::optional<std::int64_t> wrt;
+  for (std::size_t i = 0; i < base.inputs.size() && !wrt; ++i) {
+    if (!base.inputs[i].is_literal() &&
+        is_floating(std::get<conformance::TensorSpec>(base.inputs[i].value).data.dtype))
+      wrt = static_cast<std::int64_t>(i);
+  }
+  RC_PRE(wrt.has_value());
+  conformance::ArgNums argnums;
+  argnums.selectors = {*wrt};
+  Case hessian = base;
+  hessian.transforms = {conformance::HessianTransform{argnums}};
+  Case reverse_over_reverse = base;
+  conformance::JacobianTransform jacrev;
+  jacrev.argnums = argnums;
+  reverse_over_reverse.transforms = {jacrev, jacrev};
+  require_finite_derivatives(hessian);
+  require_finite_derivatives(reverse_over_reverse);
+
+  const Answer h = ask(context, hessian);
+  if (h.unsupported) return PropertyCheck::unsupported(*h.unsupported);
+  if (h.outputs && h.outputs->size() == 1) {
+    // Symmetry: H[i, j] = H[j, i] over the flattened input.
+    const TensorData& values = h.outputs->front().second;
+    const auto n = static_cast<std::int64_t>(std::llround(std::sqrt(static_cast<double>(values.numel()))));
+    if (n * n == values.numel()) {
+      const Tensor square = ops::reshape(tensor_of(values), {n, n});
+      const Tensor symmetric = ops::div(ops::add(square, ops::transpose(square, 0, 1)), ops::lit(2.0));
+      NamedResults truth{{h.outputs->front().first, data_of(ops::contiguous(ops::reshape(
+                                                        symmetric, std::vector<std::int64_t>(values.shape.begin(),
+                                                                                             values.shape.end()))))}};
+      const PropertyCheck symmetric_check =
+          judge_law(context, expecting_values(hessian, kHessian, truth), "the hessian is not symmetric");
+      if (symmetric_check.outcome != PropertyCheck::Outcome::Holds) return symmetric_check;
+    }
+  }
+  return equals_backend_answer(context, hessian, reverse_over_reverse, kHessian,
+                               "hessian (forward over reverse) differs from reverse over reverse");
+}
+
+}  // namespace
+
+void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs) {
+  out.push_back({std::string(kFiniteDifferences),
+                 "jvp of a program under any inner stack equals central differences of the reference in the oracle "
+                 "dtype along a random direction",
+                 {"AD-8.1", "AD-8.6", "AD-2.2", "AD-4.2"},
+                 40,
+                 "",
+                 [programs](PropertyContext& context) { return jvp_equals_finite_differences(context, programs); }});
+  out.push_back({std::string(kTranspose),
+                 "<v, jvp(u)> = <vjp(v), u> for random u, v, under any inner stack",
+                 {"AD-8.2", "AD-2.1"},
+                 60,
+                 "",
+                 [programs](PropertyContext& context) { return vjp_transposes_jvp(context, programs); }});
+  out.push_back({std::string(kJacobians),
+                 "jacfwd equals jacrev under any inner stack",
+                 {"AD-8.3", "AD-3.1", "AD-3.3"},
+                 60,
+                 "",
+                 [programs](PropertyContext& context) {
+                   const Drawn d = draw(differentiable(programs), 1);
+                   return equals_backend_answer(context, under(d, StackTransform::Jacfwd),
+                                                under(d, StackTransform::Jacrev), kJacobians,
+                                                "jacfwd differs from jacrev");
+                 }});
+  out.push_back({std::string(kHessian),
+                 "the hessian of a scalar program is symmetric and equals jacrev(jacrev)",
+                 {"AD-8.4", "AD-3.4"},
+                 40,
+                 "",
+                 [programs](PropertyContext& context) { return hessian_symmetric(context, programs); }});
+  out.push_back({std::string(kVmapGrad),
+                 "vmap of grad (under any inner stack) equals the loop of grad over the examples",
+                 {"AD-8.5"},
+                 60,
+                 "",
+                 [programs](PropertyContext& context) {
+                   ProgramOptions options = differentiable(programs);
+                   options.scalar_first_output = true;
+                   StackLevelPlan grad;
+                   grad.transform = StackTransform::Grad;
+                   const std::optional<Case> c = draw_vmapped_case(
+                       options, {StackTransform::Jvp, StackTransform::Vjp, StackTransform::Grad}, 1, {grad});
+                   return check_vmap_equals_loop(context, *c, kVmapGrad);
+                 }});
+  out.push_back({std::string(kLinearize),
+                 "linearize's jvp_fn equals jvp with the same tangents, under any inner stack",
+                 {"AD-2.3"},
+                 60,
+                 "",
+                 [programs](PropertyContext& context) {
+                   const Drawn d = draw(differentiable(programs), 1);
+                   return equals_backend_answer(context, under(d, StackTransform::Linearize),
+                                                under(d, StackTransform::Jvp), kLinearize,
+                                                "linearize's jvp_fn differs from jvp");
+                 }});
+}
 
 }  // namespace funcspec::properties

@@ -268,6 +268,11 @@ std::optional<GeneratedProgram> build_program(const ProgramPlan& plan, const Pro
     c.program.push_back(std::move(step));
   }
   if (required && !used_required) return std::nullopt;
+  std::int64_t input_elements = 0;
+  for (const CaseInput& in : c.inputs) {
+    if (!in.is_literal()) input_elements += std::get<conformance::TensorSpec>(in.value).data.numel();
+  }
+  if (input_elements > options.max_input_elements) return std::nullopt;
 
   // Outputs: the results nothing consumed, last first, at most max_outputs.
   std::vector<std::size_t> outputs;

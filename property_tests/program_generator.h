@@ -45,6 +45,9 @@ struct ProgramOptions {
   // Every output is floating (what vjp needs a cotangent for).
   bool floating_outputs_only = false;
   bool strided_inputs = true;
+  // The most elements the program's tensor inputs may hold together: Jacobians and Hessians grow as
+  // products of sizes, and a law checked on 24 numbers catches what it would catch on 4096.
+  std::int64_t max_input_elements = 96;
   // Every program calls this op (a catalogue-driven check of one op): "" for none.
   std::string required_op;
 };

@@ -45,6 +45,8 @@ Tensor batch_of(const std::vector<Tensor>& examples, const Tensor& like, std::in
   return ops::contiguous(stacked);
 }
 
+constexpr std::int64_t kMaxResultElements = 4096;
+
 class StackBuilder {
  public:
   StackBuilder(const GeneratedProgram& program, const std::vector<StackLevelPlan>& stack)
@@ -117,6 +119,10 @@ class StackBuilder {
     c.inputs = inputs_at(0, 0);
     const conformance::ProgramResult result = conformance::run_on_reference(c);
     if (result.error || !result.broken.empty() || result.unsupported) return std::nullopt;
+    // Nested Jacobians multiply sizes: keep every generated case small enough to check quickly.
+    std::int64_t elements = 0;
+    for (const auto& [name, data] : result.outputs) elements += data.numel();
+    if (elements > kMaxResultElements) return std::nullopt;
     return c;
   }
 

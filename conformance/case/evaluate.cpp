@@ -352,11 +352,14 @@ PyFunction closed_over(const PyFunction& f, const std::vector<PyTree>& args,
 }
 
 PyFunction apply_transform(PyFunction f, const Transform& transform, const Case& c,
-                           const std::vector<std::string>& inner_results, bool on_meta) {
+                           const std::vector<std::string>& inner_results, bool on_meta,
+                           std::optional<DType> floating_as) {
   std::vector<std::string> input_names;
   for (const CaseInput& in : c.inputs) input_names.push_back(in.name);
-  const auto tensor_of = [on_meta](const TensorSpec& spec) {
-    return on_meta ? materialize_meta_tensor(spec) : materialize_tensor(spec);
+  const auto tensor_of = [on_meta, floating_as](const TensorSpec& spec) {
+    if (on_meta) return materialize_meta_tensor(spec);
+    const Tensor t = materialize_tensor(spec);
+    return floating_as && is_floating(t.dtype()) ? call_one("to_dtype", {t}, {{"dtype", *floating_as}}) : t;
   };
   return std::visit(
       [&](const auto& t) -> PyFunction {
@@ -468,7 +471,7 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
 
 // The program, as a function of the case's inputs in order, under the case's transforms (the
 // outermost applied last).
-PyFunction transformed_program(const Case& c, bool on_meta) {
+PyFunction transformed_program(const Case& c, bool on_meta, std::optional<DType> floating_as = std::nullopt) {
   PyFunction f = [&c](const std::vector<PyTree>& args) {
     std::map<std::string, Tensor, std::less<>> values;
     for (std::size_t i = 0; i < c.inputs.size(); ++i) {
@@ -483,14 +486,15 @@ PyFunction transformed_program(const Case& c, bool on_meta) {
     // The names of what the function wrapped by transform i returns.
     Case inner = c;
     inner.transforms.assign(c.transforms.begin() + static_cast<std::ptrdiff_t>(i) + 1, c.transforms.end());
-    f = apply_transform(std::move(f), c.transforms[i], c, result_names(inner), on_meta);
+    f = apply_transform(std::move(f), c.transforms[i], c, result_names(inner), on_meta, floating_as);
   }
   return f;
 }
 
 }  // namespace
 
-TensorList run_case_program(const Case& c, const std::map<std::string, Tensor, std::less<>>& tensor_inputs) {
+TensorList run_case_program(const Case& c, const std::map<std::string, Tensor, std::less<>>& tensor_inputs,
+                            std::optional<DType> transform_tensors_as) {
   std::vector<transforms::PyTree> args;
   for (const CaseInput& in : c.inputs) {
     if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) {
@@ -500,7 +504,7 @@ TensorList run_case_program(const Case& c, const std::map<std::string, Tensor, s
     }
   }
   TensorList results;
-  for (const transforms::PyTree& leaf : transformed_program(c, false)(args).leaves()) {
+  for (const transforms::PyTree& leaf : transformed_program(c, false, transform_tensors_as)(args).leaves()) {
     if (!leaf.is_tensor()) throw BrokenProgram(fmt::format("a result is {}, not a tensor", leaf.describe()));
     results.push_back(leaf.tensor());
   }

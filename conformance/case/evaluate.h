@@ -62,8 +62,10 @@ ProgramResult run_on_reference(const Case& c);
 // The case's transformed program (without its seed scope) applied to engine tensors given by input
 // name, in any dtype, the oracle's included; literal inputs come from the case. For suites that
 // need the reference's values of a case at other points (finite differences in the oracle dtype).
-// Throws what the program throws.
-TensorList run_case_program(const Case& c, const std::map<std::string, Tensor, std::less<>>& tensor_inputs);
+// `transform_tensors_as` converts the floating tangents and cotangents the transforms carry (the
+// oracle dtype, to differentiate in it). Throws what the program throws.
+TensorList run_case_program(const Case& c, const std::map<std::string, Tensor, std::less<>>& tensor_inputs,
+                            std::optional<DType> transform_tensors_as = std::nullopt);
 
 // Compares a result with the case's expectation: values within tolerance (NaN equals NaN; shapes
 // and dtypes must match exactly) or the expected error kind.
