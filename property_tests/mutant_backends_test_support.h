@@ -26,7 +26,8 @@ class MutantBackend final : public conformance::Backend {
   MutantBackend(std::string name, Mutation mutate) : name_(std::move(name)), mutate_(std::move(mutate)) {}
   std::string spec() const override { return "mutant:" + name_; }
   const conformance::Capabilities& capabilities() const override { return reference_.capabilities(); }
-  conformance::ProgramResult evaluate(const conformance::Case& c, const conformance::EvaluateOptions& options) override {
+  conformance::ProgramResult evaluate(const conformance::Case& c,
+                                      const conformance::EvaluateOptions& options) override {
     const std::shared_ptr<void> mutation = mutate_();
     return reference_.evaluate(c, options);
   }

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include "conformance/case/case_json.h"
 #include "conformance/case/evaluate.h"
@@ -32,17 +33,16 @@ std::optional<PropertyDef> find_property(const std::string& id) {
 
 void expect_caught(conformance::Backend& mutant, const std::string& property_id) {
   const std::optional<PropertyDef> property = find_property(property_id);
-  ASSERT_TRUE(property.has_value()) << property_id << " is not among all_properties(): the mutant "
-                                    << mutant.spec() << " has no property to catch it";
+  ASSERT_TRUE(property.has_value()) << property_id << " is not among all_properties(): the mutant " << mutant.spec()
+                                    << " has no property to catch it";
   PropertyRunOptions options;
   options.tier = conformance::Tier::Pr;  // the tier CI runs: a mutant must not slip through it
   options.artifacts_dir = std::filesystem::path("funcspec-artifacts/mutants") / conformance::id_slug(mutant.spec());
   const conformance::TestRecord record = run_property(*property, mutant, options);
-  ASSERT_EQ(record.status, conformance::TestStatus::Fail)
-      << property_id << " did not catch " << mutant.spec() << ": " << conformance::test_status_name(record.status)
-      << "\n"
-      << record.reason << "\n"
-      << record.note;
+  ASSERT_EQ(record.status, conformance::TestStatus::Fail) << property_id << " did not catch " << mutant.spec() << ": "
+                                                          << conformance::test_status_name(record.status) << "\n"
+                                                          << record.reason << "\n"
+                                                          << record.note;
   std::printf("%s caught by %s: %s\n", mutant.spec().c_str(), property_id.c_str(), record.reason.c_str());
 
   ASSERT_FALSE(record.replay_case.empty()) << "no counterexample case was written: " << record.reason;
@@ -54,7 +54,8 @@ void expect_caught(conformance::Backend& mutant, const std::string& property_id)
 
   // What `funcspec replay` does with the file, on the mutant and on the clean reference.
   const conformance::EvaluateOptions evaluate;
-  const conformance::Evaluation on_mutant = conformance::judge(counterexample, mutant.evaluate(counterexample, evaluate));
+  const conformance::Evaluation on_mutant =
+      conformance::judge(counterexample, mutant.evaluate(counterexample, evaluate));
   EXPECT_EQ(on_mutant.verdict, conformance::Verdict::Fail)
       << "replaying " << record.replay_case << " on " << mutant.spec() << ": " << on_mutant.reason;
   const std::unique_ptr<conformance::Backend> reference = conformance::make_backend("reference");
@@ -96,6 +97,42 @@ TEST(Mutants, TheWrongRuleIsGoneAfterTheMutantAnswers) {
   EXPECT_NE(wrong.outputs[0].second, right.outputs[0].second);
   EXPECT_EQ(right.outputs[0].second.element_as_double(0), 3.0);
   EXPECT_EQ(right.outputs[0].second.element_as_double(1), 7.0);
+}
+
+// The mechanism the mutants stand on (NOTE: [rules replaced for a scope]): replacements nest, each
+// uncovers what it hid, in any order, and another thread never sees them.
+TEST(Mutants, ARuleReplacedForAScopeNestsAndStaysOnItsThread) {
+  const transforms::BatchRuleRegistry& registry = transforms::BatchRuleRegistry::instance();
+  const transforms::BatchRule* built_in = registry.find("sum");
+  ASSERT_NE(built_in, nullptr);
+  auto outer = std::make_unique<transforms::ScopedBatchRule>("sum", *built_in);
+  const transforms::BatchRule* outer_rule = registry.find("sum");
+  EXPECT_NE(outer_rule, built_in);
+  {
+    const transforms::ScopedBatchRule inner("sum", *built_in);
+    EXPECT_NE(registry.find("sum"), outer_rule);
+    const transforms::BatchRule* elsewhere = nullptr;
+    std::thread([&] { elsewhere = registry.find("sum"); }).join();
+    EXPECT_EQ(elsewhere, built_in);
+  }
+  EXPECT_EQ(registry.find("sum"), outer_rule);
+  outer.reset();
+  EXPECT_EQ(registry.find("sum"), built_in);
+
+  const transforms::AdRuleRegistry& rules = transforms::AdRuleRegistry::instance();
+  ASSERT_TRUE(rules.non_differentiable("argmax"));
+  {
+    // An op registered by a test gains rules it had none of; a non-differentiable op gains a jvp.
+    const transforms::ScopedJvpRule jvp("argmax", [](const transforms::JvpCall&) { return TensorList{Tensor()}; });
+    const transforms::ScopedTransposeRule transpose("no-such-op",
+                                                    [](const transforms::TransposeCall&) { return TensorList{}; });
+    EXPECT_FALSE(rules.non_differentiable("argmax"));
+    EXPECT_NE(rules.find_jvp("argmax"), nullptr);
+    EXPECT_NE(rules.find_transpose("no-such-op"), nullptr);
+  }
+  EXPECT_TRUE(rules.non_differentiable("argmax"));
+  EXPECT_EQ(rules.find_jvp("argmax"), nullptr);
+  EXPECT_EQ(rules.find_transpose("no-such-op"), nullptr);
 }
 
 }  // namespace

@@ -13,15 +13,15 @@
 // whether or not this test ran first, and never meet a deliberately wrong op.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <set>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -84,8 +84,9 @@ void register_softsign_op(const std::string& name) {
 std::vector<std::shared_ptr<void>> softsign_rules(const std::string& name, Flaw flaw) {
   std::vector<std::shared_ptr<void>> rules;
   rules.push_back(std::make_shared<transforms::ScopedBatchRule>(
-      name, [name, flaw](const transforms::BatchedValues& in, const Attrs& attrs,
-                         const transforms::BatchContext&) -> transforms::BatchedValues {
+      name,
+      [name, flaw](const transforms::BatchedValues& in, const Attrs& attrs,
+                   const transforms::BatchContext&) -> transforms::BatchedValues {
         const transforms::BatchedValue& self = in.at(0);
         std::optional<std::int64_t> bdim = self.bdim;
         if (flaw == Flaw::BatchDimAlwaysZero && bdim) bdim = 0;
@@ -176,7 +177,8 @@ std::vector<Verdict> verdicts_in_a_child(const std::string& name, Flaw flaw, con
   }
   std::vector<Verdict> verdicts;
   for (const Json& v : Json::parse(text))
-    verdicts.push_back({v.at("id").get<std::string>(), v.at("status").get<std::string>(), v.at("reason").get<std::string>()});
+    verdicts.push_back(
+        {v.at("id").get<std::string>(), v.at("status").get<std::string>(), v.at("reason").get<std::string>()});
   return verdicts;
 }
 
@@ -215,7 +217,8 @@ TEST(OpRegistration, AWrongJvpRuleIsCaughtByFiniteDifferences) {
 
 TEST(OpRegistration, AWrongBatchingRuleIsCaughtByEqualsLoop) {
   const std::string id = op_id("PROP-VMAP/equals-loop", "softsign_wrong_batching");
-  const std::vector<Verdict> verdicts = verdicts_in_a_child("softsign_wrong_batching", Flaw::BatchDimAlwaysZero, {id}, pr_tier());
+  const std::vector<Verdict> verdicts =
+      verdicts_in_a_child("softsign_wrong_batching", Flaw::BatchDimAlwaysZero, {id}, pr_tier());
   ASSERT_EQ(verdicts.size(), 1u) << id << " did not run";
   EXPECT_EQ(verdicts[0].id, id);
   EXPECT_EQ(verdicts[0].status, "fail") << verdicts[0].reason;
