@@ -50,7 +50,8 @@ conformance::Tolerance property_tolerance(std::string_view property, const Tenso
   const std::string id(property);
   if (table.contains("properties") && table["properties"].contains(id) && table["properties"][id].contains(dtype))
     entry = &table["properties"][id][dtype];
-  if (entry == nullptr && table.contains("default") && table["default"].contains(dtype)) entry = &table["default"][dtype];
+  if (entry == nullptr && table.contains("default") && table["default"].contains(dtype))
+    entry = &table["default"][dtype];
   if (entry == nullptr || !(*entry)["atol"].is_number() || !(*entry)["rtol"].is_number())
     throw std::runtime_error(fmt::format("the property tolerance table has no entry for ({}, {})", id, dtype));
   double scale = 1;
@@ -82,13 +83,10 @@ Case expecting_error(Case c, ErrorKind kind) {
 PropertyCheck judge_law(const PropertyContext& context, Case expectation, const std::string& what) {
   const conformance::Evaluation evaluation = conformance::judge(expectation, context.run(expectation));
   switch (evaluation.verdict) {
-    case conformance::Verdict::Pass:
-      return PropertyCheck::holds(evaluation.max_abs_error);
-    case conformance::Verdict::Unsupported:
-      return PropertyCheck::unsupported(evaluation.reason);
+    case conformance::Verdict::Pass: return PropertyCheck::holds(evaluation.max_abs_error);
+    case conformance::Verdict::Unsupported: return PropertyCheck::unsupported(evaluation.reason);
     case conformance::Verdict::Fail:
-    case conformance::Verdict::Error:
-      break;
+    case conformance::Verdict::Error: break;
   }
   return PropertyCheck::violated(fmt::format("{}: {}", what, evaluation.reason), std::move(expectation));
 }

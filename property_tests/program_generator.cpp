@@ -28,10 +28,8 @@ bool always_excluded(const OpDef& op) {
   switch (op.kind) {
     case OpKind::Primitive:
     case OpKind::Composite:
-    case OpKind::View:
-      return op.random;
-    default:
-      return true;
+    case OpKind::View: return op.random;
+    default: return true;
   }
 }
 
@@ -81,8 +79,7 @@ const ShapeIndex& shape_index(const std::vector<const OpDef*>& ops, DType floati
 Tensor laid_out(const Tensor& values, InputLayout layout) {
   const Tensor plain = ops::contiguous(values);
   switch (layout) {
-    case InputLayout::AsSampled:
-      return values;
+    case InputLayout::AsSampled: return values;
     case InputLayout::Transposed:
       if (plain.dim() < 2) return values;
       return ops::transpose(ops::contiguous(ops::transpose(plain, -1, -2)), -1, -2);
@@ -114,14 +111,10 @@ std::string shape_text(const Shape& shape) { return fmt::format("[{}]", fmt::joi
 
 std::string_view input_layout_name(InputLayout layout) {
   switch (layout) {
-    case InputLayout::AsSampled:
-      return "as sampled";
-    case InputLayout::Transposed:
-      return "transposed";
-    case InputLayout::SlicedWithStep:
-      return "sliced with step 2";
-    case InputLayout::Expanded:
-      return "expanded";
+    case InputLayout::AsSampled: return "as sampled";
+    case InputLayout::Transposed: return "transposed";
+    case InputLayout::SlicedWithStep: return "sliced with step 2";
+    case InputLayout::Expanded: return "expanded";
   }
   return "?";
 }
@@ -139,23 +132,22 @@ std::vector<const OpDef*> admitted_ops(const ProgramOptions& options) {
 rc::Gen<ProgramPlan> gen_program_plan(const ProgramOptions& options) {
   const int max_steps = std::max(1, options.max_steps);
   const auto dtypes = static_cast<unsigned>(std::max<std::size_t>(1, options.floating_dtypes.size()));
-  auto step = rc::gen::construct<PlanStep>(
-      rc::gen::inRange(0u, 1u << 16), rc::gen::inRange(0u, 64u), rc::gen::inRange(0u, 8u),
-      rc::gen::container<std::vector<unsigned>>(4, rc::gen::inRange(0u, kLayoutCount)));
-  return rc::gen::construct<ProgramPlan>(
-      rc::gen::inRange(0u, dtypes), rc::gen::arbitrary<std::uint32_t>(),
-      rc::gen::mapcat(rc::gen::inRange(1, max_steps + 1), [step](int n) {
-        return rc::gen::container<std::vector<PlanStep>>(static_cast<std::size_t>(n), step);
-      }));
+  auto step =
+      rc::gen::construct<PlanStep>(rc::gen::inRange(0u, 1u << 16), rc::gen::inRange(0u, 64u), rc::gen::inRange(0u, 8u),
+                                   rc::gen::container<std::vector<unsigned>>(4, rc::gen::inRange(0u, kLayoutCount)));
+  return rc::gen::construct<ProgramPlan>(rc::gen::inRange(0u, dtypes), rc::gen::arbitrary<std::uint32_t>(),
+                                         rc::gen::mapcat(rc::gen::inRange(1, max_steps + 1), [step](int n) {
+                                           return rc::gen::container<std::vector<PlanStep>>(static_cast<std::size_t>(n),
+                                                                                            step);
+                                         }));
 }
 
 std::optional<GeneratedProgram> build_program(const ProgramPlan& plan, const ProgramOptions& options) {
   const std::vector<const OpDef*> ops = admitted_ops(options);
   if (ops.empty() || plan.steps.empty()) return std::nullopt;
   GeneratedProgram out;
-  out.floating = options.floating_dtypes.empty()
-                     ? DType::Float64
-                     : options.floating_dtypes[plan.dtype % options.floating_dtypes.size()];
+  out.floating = options.floating_dtypes.empty() ? DType::Float64
+                                                 : options.floating_dtypes[plan.dtype % options.floating_dtypes.size()];
   out.sample_seed = plan.sample_seed;
   Case& c = out.program;
   c.id = "generated";

@@ -53,9 +53,9 @@ struct ProgramOptions {
 };
 
 struct PlanStep {
-  unsigned op = 0;      // index into the admitted ops
-  unsigned sample = 0;  // index into the op's samples
-  unsigned chain = 0;   // 0: fresh inputs only; k: feed the (k-1)-th earlier result where shapes allow
+  unsigned op = 0;                // index into the admitted ops
+  unsigned sample = 0;            // index into the op's samples
+  unsigned chain = 0;             // 0: fresh inputs only; k: feed the (k-1)-th earlier result where shapes allow
   std::vector<unsigned> layouts;  // per fresh input, an InputLayout index
 };
 struct ProgramPlan {

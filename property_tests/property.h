@@ -57,7 +57,7 @@ struct PropertyDef {
   std::string id;                    // "PROP-VMAP/equals-loop": the conformance test's id
   std::string law;                   // one line, for reports and counterexamples
   std::vector<std::string> clauses;  // docs/SPEC.md clauses it checks
-  int pr_cases = 50;                 // generated programs at the pr tier (smoke: a tenth, nightly: 10x, exhaustive: 50x)
+  int pr_cases = 50;  // generated programs at the pr tier (smoke: a tenth, nightly: 10x, exhaustive: 50x)
   // Engine-only laws say why other backends cannot take part; empty: any backend.
   std::string engine_only;
   // Checks one program; called inside a RapidCheck property, so it may draw with `*gen` and discard

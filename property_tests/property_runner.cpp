@@ -16,14 +16,10 @@ using conformance::TestStatus;
 
 int cases_at(const PropertyDef& property, conformance::Tier tier) {
   switch (tier) {
-    case conformance::Tier::Smoke:
-      return std::max(3, property.pr_cases / 10);
-    case conformance::Tier::Pr:
-      return property.pr_cases;
-    case conformance::Tier::Nightly:
-      return property.pr_cases * 10;
-    case conformance::Tier::Exhaustive:
-      return property.pr_cases * 50;
+    case conformance::Tier::Smoke: return std::max(3, property.pr_cases / 10);
+    case conformance::Tier::Pr: return property.pr_cases;
+    case conformance::Tier::Nightly: return property.pr_cases * 10;
+    case conformance::Tier::Exhaustive: return property.pr_cases * 50;
   }
   return property.pr_cases;
 }
@@ -72,9 +68,7 @@ TestRecord run_property(const PropertyDef& property, conformance::Backend& backe
       case PropertyCheck::Outcome::Unsupported:
         if (unsupported++ == 0) first_unsupported = check.message;
         return;
-      case PropertyCheck::Outcome::Violated:
-        last_violation = check;
-        RC_FAIL(check.message);
+      case PropertyCheck::Outcome::Violated: last_violation = check; RC_FAIL(check.message);
     }
   };
 
@@ -109,8 +103,7 @@ TestRecord run_property(const PropertyDef& property, conformance::Backend& backe
     // the log of the shrunk program and stack (RC_LOG).
     const std::string message = last_violation ? last_violation->message : failure.description;
     const std::size_t log_at = failure.description.find("Log:\n");
-    const std::string shrunk =
-        log_at == std::string::npos ? std::string() : failure.description.substr(log_at + 5);
+    const std::string shrunk = log_at == std::string::npos ? std::string() : failure.description.substr(log_at + 5);
     record.reason = fmt::format("{}: violated after {} passing programs: {}\nshrunk counterexample:\n{}", property.law,
                                 failure.numSuccess, message, shrunk);
     record.note = run_line;
@@ -125,7 +118,8 @@ TestRecord run_property(const PropertyDef& property, conformance::Backend& backe
         conformance::write_case_file(c, file);
         record.replay_case = file.string();
       } catch (const std::exception& e) {
-        record.reason += fmt::format("\n(the counterexample case could not be written to {}: {})", file.string(), e.what());
+        record.reason +=
+            fmt::format("\n(the counterexample case could not be written to {}: {})", file.string(), e.what());
       }
     }
     return record;
@@ -134,10 +128,11 @@ TestRecord run_property(const PropertyDef& property, conformance::Backend& backe
   record.note = run_line;
   if (result.template is<rc::detail::GaveUpResult>()) {
     const auto& gave_up = result.template get<rc::detail::GaveUpResult>();
-    record.reason = fmt::format("the generators gave up after {} programs: {}", gave_up.numSuccess, gave_up.description);
+    record.reason =
+        fmt::format("the generators gave up after {} programs: {}", gave_up.numSuccess, gave_up.description);
   } else {
-    record.reason = fmt::format("RapidCheck could not run the property: {}",
-                                result.template get<rc::detail::Error>().description);
+    record.reason =
+        fmt::format("RapidCheck could not run the property: {}", result.template get<rc::detail::Error>().description);
   }
   return record;
 }

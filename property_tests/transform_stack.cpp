@@ -25,12 +25,9 @@ bool is_floating_input(const CaseInput& in) { return is_tensor_input(in) && is_f
 // The in_dim of tensor input `i` under a vmap level (nullopt: not mapped).
 std::optional<std::int64_t> in_dim_choice(const StackLevelPlan& level, std::size_t i) {
   switch ((level.in_dims >> (2 * (i % 16))) & 3u) {
-    case 0:
-      return 0;
-    case 1:
-      return -1;
-    default:
-      return std::nullopt;
+    case 0: return 0;
+    case 1: return -1;
+    default: return std::nullopt;
   }
 }
 
@@ -179,7 +176,8 @@ class StackBuilder {
       case StackTransform::Vjp: {
         if (!all_floating) return std::nullopt;
         conformance::VjpTransform vjp;
-        for (const auto& [name, data] : values.outputs) vjp.cotangents.push_back({name, random_like(data.dtype, data.shape)});
+        for (const auto& [name, data] : values.outputs)
+          vjp.cotangents.push_back({name, random_like(data.dtype, data.shape)});
         return vjp;
       }
       case StackTransform::Jvp:
@@ -198,8 +196,7 @@ class StackBuilder {
         if (!jac.forward && plan.chunk % 3 != 0) jac.chunk_size = plan.chunk % 3;
         return jac;
       }
-      default:
-        return std::nullopt;
+      default: return std::nullopt;
     }
   }
 
@@ -211,8 +208,7 @@ class StackBuilder {
 std::string dims_text(const conformance::DimSpec& spec) {
   auto one = [](const std::optional<std::int64_t>& d) { return d ? fmt::format("{}", *d) : std::string("None"); };
   switch (spec.form) {
-    case conformance::DimSpec::Form::All:
-      return one(spec.all);
+    case conformance::DimSpec::Form::All: return one(spec.all);
     case conformance::DimSpec::Form::ByPosition: {
       std::vector<std::string> parts;
       for (const auto& d : spec.by_position) parts.push_back(one(d));
@@ -231,20 +227,13 @@ std::string dims_text(const conformance::DimSpec& spec) {
 
 std::string_view stack_transform_name(StackTransform transform) {
   switch (transform) {
-    case StackTransform::Vmap:
-      return "vmap";
-    case StackTransform::Grad:
-      return "grad";
-    case StackTransform::Vjp:
-      return "vjp";
-    case StackTransform::Jvp:
-      return "jvp";
-    case StackTransform::Jacrev:
-      return "jacrev";
-    case StackTransform::Jacfwd:
-      return "jacfwd";
-    case StackTransform::Linearize:
-      return "linearize";
+    case StackTransform::Vmap: return "vmap";
+    case StackTransform::Grad: return "grad";
+    case StackTransform::Vjp: return "vjp";
+    case StackTransform::Jvp: return "jvp";
+    case StackTransform::Jacrev: return "jacrev";
+    case StackTransform::Jacfwd: return "jacfwd";
+    case StackTransform::Linearize: return "linearize";
   }
   return "?";
 }

@@ -39,8 +39,9 @@ struct StackLevelPlan {
 
 // `depth` levels (a range) of transforms drawn from `allowed`.
 rc::Gen<std::vector<StackLevelPlan>> gen_stack_plan(int min_depth, int max_depth,
-                                                    std::vector<StackTransform> allowed = {std::begin(kAllStackTransforms),
-                                                                                          std::end(kAllStackTransforms)});
+                                                    std::vector<StackTransform> allowed = {
+                                                        std::begin(kAllStackTransforms),
+                                                        std::end(kAllStackTransforms)});
 
 // The program under the stack, as a case whose inputs are those of the outermost function, or
 // nothing when the stack does not apply (the program raises at some level, a vmap finds nothing to

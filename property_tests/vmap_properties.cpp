@@ -63,7 +63,8 @@ PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const Case&
     const Answer answer = ask(context, example);
     if (answer.unsupported) return PropertyCheck::unsupported(*answer.unsupported);
     if (!answer.fault.empty())
-      return PropertyCheck::violated(fmt::format("the loop's example {} got no answer: {}", b, answer.fault), std::nullopt);
+      return PropertyCheck::violated(fmt::format("the loop's example {} got no answer: {}", b, answer.fault),
+                                     std::nullopt);
     if (answer.error) return judge_law(context, expecting_error(c, *answer.error), "the loop raised but vmap did not");
     examples.push_back(*answer.outputs);
   }
@@ -98,19 +99,18 @@ PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const Case&
 }
 
 void add_vmap_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs) {
-  out.push_back(
-      {std::string(kEqualsLoop),
-       "vmap of a program under any transform stack equals the loop over its examples, stacked at out_dims",
-       {"VMAP-1.1", "VMAP-1.2", "VMAP-1.3", "VMAP-1.4", "VMAP-1.5", "VMAP-1.6", "AD-4.1"},
-       200,
-       "",
-       [programs](PropertyContext& context) {
-         ProgramOptions options = programs;
-         options.max_steps = 3;
-         const std::optional<Case> c =
-             draw_vmapped_case(options, {std::begin(kAllStackTransforms), std::end(kAllStackTransforms)}, 2, {});
-         return check_vmap_equals_loop(context, *c, kEqualsLoop);
-       }});
+  out.push_back({std::string(kEqualsLoop),
+                 "vmap of a program under any transform stack equals the loop over its examples, stacked at out_dims",
+                 {"VMAP-1.1", "VMAP-1.2", "VMAP-1.3", "VMAP-1.4", "VMAP-1.5", "VMAP-1.6", "AD-4.1"},
+                 200,
+                 "",
+                 [programs](PropertyContext& context) {
+                   ProgramOptions options = programs;
+                   options.max_steps = 3;
+                   const std::optional<Case> c = draw_vmapped_case(
+                       options, {std::begin(kAllStackTransforms), std::end(kAllStackTransforms)}, 2, {});
+                   return check_vmap_equals_loop(context, *c, kEqualsLoop);
+                 }});
   out.push_back(
       {"PROP-VMAP/native-batching-rules",
        "the reference batches every generated program with native batching rules, never the for-loop fallback",
@@ -126,7 +126,8 @@ void add_vmap_properties(std::vector<PropertyDef>& out, const ProgramOptions& pr
          if (log.counts().empty()) return PropertyCheck::holds();
          std::vector<std::string> ops;
          for (const auto& [op, count] : log.counts()) ops.push_back(fmt::format("{} ({} calls)", op, count));
-         return PropertyCheck::violated(fmt::format("no native batching rule for {}", fmt::join(ops, ", ")), std::nullopt);
+         return PropertyCheck::violated(fmt::format("no native batching rule for {}", fmt::join(ops, ", ")),
+                                        std::nullopt);
        }});
 }
 

@@ -66,6 +66,12 @@ int run_check(const CheckOptions& options, const std::string& program_path) {
   const bool worker = !options.worker_report.empty();
   std::unique_ptr<Backend> backend;
   XfailManifest manifest;
+  for (const std::string& filter : options.excludes) {
+    if (const auto problem = glob_syntax_error(filter)) {
+      fmt::print(stderr, "funcspec check: --exclude '{}': {}\n", filter, *problem);
+      return 2;
+    }
+  }
   for (const std::string& filter : options.filters) {
     if (const auto problem = glob_syntax_error(filter)) {
       fmt::print(stderr, "funcspec check: --filter '{}': {}\n", filter, *problem);
@@ -84,7 +90,11 @@ int run_check(const CheckOptions& options, const std::string& program_path) {
   suite.seed = options.seed;
   suite.tier = options.tier;
   suite.case_dirs = options.case_dirs.empty() ? default_case_dirs() : options.case_dirs;
-  const ConformanceTests selected = select_tests(collect_tests(suite), options.tier, options.filters);
+  ConformanceTests selected = select_tests(collect_tests(suite), options.tier, options.filters);
+  std::erase_if(selected, [&](const ConformanceTest& test) {
+    return std::any_of(options.excludes.begin(), options.excludes.end(),
+                       [&](const std::string& pattern) { return glob_match(pattern, test.id); });
+  });
 
   Report report;
   report.run.backend = {options.backend, backend->capabilities().name, backend->capabilities().version};

@@ -15,6 +15,7 @@ struct CheckOptions {
   std::string backend = "reference";
   conformance::Tier tier = conformance::Tier::Pr;
   std::vector<std::string> filters;
+  std::vector<std::string> excludes;  // globs over test ids
   std::string xfail_file;
   std::uint64_t seed = 20261121;
   double timeout_seconds = 30;

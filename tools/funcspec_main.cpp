@@ -55,6 +55,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   check->add_option("--filter", check_options.filters,
                     "Only tests whose id or a clause id matches this glob (repeatable)");
+  check->add_option("--exclude", check_options.excludes,
+                    "Leave out tests whose id matches this glob (repeatable; applied after --filter)");
   check->add_option("--xfail", check_options.xfail_file, "Expected-failure manifest (docs/report-format.md)");
   check->add_option("--seed", check_options.seed, "Seed of sample values and random draws")->capture_default_str();
   check->add_option("--timeout", check_options.timeout_seconds, "Seconds one case may take")->capture_default_str();

@@ -35,7 +35,8 @@ struct ConformanceTest {
   // Property tests only (then `build` is empty): checks the law against `backend`, writing any
   // counterexample's case file under `artifacts_dir`. Fills everything of the record but id, clauses
   // and seconds.
-  std::function<TestRecord(Backend& backend, const EvaluateOptions& options, const std::filesystem::path& artifacts_dir)>
+  std::function<TestRecord(Backend& backend, const EvaluateOptions& options,
+                           const std::filesystem::path& artifacts_dir)>
       run = {};
 };
 
