@@ -1,9 +1,44 @@
 #include "reference/transforms/ad_rules.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "reference/api/ops.h"
 #include "reference/core/error.h"
 
 namespace funcspec::transforms {
+namespace {
+
+// The live scoped rules of this thread by op, innermost last (NOTE: [rules replaced for a scope]).
+template <typename Rule>
+using ScopedRules = std::map<std::string, std::vector<const Rule*>, std::less<>>;
+
+template <typename Rule>
+ScopedRules<Rule>& scoped_rules() {
+  thread_local ScopedRules<Rule> rules;
+  return rules;
+}
+
+template <typename Rule>
+const Rule* scoped_rule(std::string_view op) {
+  const auto it = scoped_rules<Rule>().find(op);
+  return it == scoped_rules<Rule>().end() ? nullptr : it->second.back();
+}
+
+template <typename Rule>
+void push_scoped_rule(const std::string& op, const Rule* rule) {
+  scoped_rules<Rule>()[op].push_back(rule);
+}
+
+template <typename Rule>
+void pop_scoped_rule(const std::string& op, const Rule* rule) {
+  const auto it = scoped_rules<Rule>().find(op);
+  if (it == scoped_rules<Rule>().end()) return;
+  std::erase(it->second, rule);
+  if (it->second.empty()) scoped_rules<Rule>().erase(it);
+}
+
+}  // namespace
 
 const AdRuleRegistry& AdRuleRegistry::instance() {
   static const AdRuleRegistry registry = [] {
@@ -39,16 +74,33 @@ void AdRuleRegistry::add_non_differentiable(const std::string& op) {
 }
 
 const JvpRule* AdRuleRegistry::find_jvp(std::string_view op) const {
+  if (const JvpRule* scoped = scoped_rule<JvpRule>(op)) return scoped;
   const auto it = jvp_.find(op);
   return it == jvp_.end() ? nullptr : &it->second;
 }
 
 const TransposeRule* AdRuleRegistry::find_transpose(std::string_view op) const {
+  if (const TransposeRule* scoped = scoped_rule<TransposeRule>(op)) return scoped;
   const auto it = transpose_.find(op);
   return it == transpose_.end() ? nullptr : &it->second;
 }
 
-bool AdRuleRegistry::non_differentiable(std::string_view op) const { return non_differentiable_.contains(op); }
+bool AdRuleRegistry::non_differentiable(std::string_view op) const {
+  return scoped_rule<JvpRule>(op) == nullptr && non_differentiable_.contains(op);
+}
+
+ScopedJvpRule::ScopedJvpRule(std::string op, JvpRule rule) : op_(std::move(op)), rule_(std::move(rule)) {
+  push_scoped_rule(op_, &rule_);
+}
+
+ScopedJvpRule::~ScopedJvpRule() { pop_scoped_rule(op_, &rule_); }
+
+ScopedTransposeRule::ScopedTransposeRule(std::string op, TransposeRule rule)
+    : op_(std::move(op)), rule_(std::move(rule)) {
+  push_scoped_rule(op_, &rule_);
+}
+
+ScopedTransposeRule::~ScopedTransposeRule() { pop_scoped_rule(op_, &rule_); }
 
 Tensor sum_to_shape(const Tensor& t, const Shape& shape) {
   if (t.shape() == shape) return t;

@@ -63,10 +63,14 @@ class AdRuleRegistry {
   // The op's results never carry a derivative.
   void add_non_differentiable(const std::string& op);
 
+  // The op's rule: the innermost ScopedJvpRule / ScopedTransposeRule of this thread, else the
+  // built-in one.
   const JvpRule* find_jvp(std::string_view op) const;
   const TransposeRule* find_transpose(std::string_view op) const;
+  // False for an op with a ScopedJvpRule on this thread.
   bool non_differentiable(std::string_view op) const;
 
+  // The built-in rules (replacements for a scope are not listed).
   const std::map<std::string, JvpRule, std::less<>>& jvp_rules() const { return jvp_; }
   const std::map<std::string, TransposeRule, std::less<>>& transpose_rules() const { return transpose_; }
 
@@ -74,6 +78,33 @@ class AdRuleRegistry {
   std::map<std::string, JvpRule, std::less<>> jvp_;
   std::map<std::string, TransposeRule, std::less<>> transpose_;
   std::set<std::string, std::less<>> non_differentiable_;
+};
+
+// One op's jvp or transpose rule replaced while the object lives, on this thread: for tests (NOTE:
+// [rules replaced for a scope] in batch_rules.h). A jvp rule given to an op declared
+// non-differentiable makes it differentiable for that time.
+class ScopedJvpRule {
+ public:
+  ScopedJvpRule(std::string op, JvpRule rule);
+  ~ScopedJvpRule();
+  ScopedJvpRule(const ScopedJvpRule&) = delete;
+  ScopedJvpRule& operator=(const ScopedJvpRule&) = delete;
+
+ private:
+  std::string op_;
+  JvpRule rule_;
+};
+
+class ScopedTransposeRule {
+ public:
+  ScopedTransposeRule(std::string op, TransposeRule rule);
+  ~ScopedTransposeRule();
+  ScopedTransposeRule(const ScopedTransposeRule&) = delete;
+  ScopedTransposeRule& operator=(const ScopedTransposeRule&) = delete;
+
+ private:
+  std::string op_;
+  TransposeRule rule_;
 };
 
 // One per op family, each in reference/rules/<family>.cpp.

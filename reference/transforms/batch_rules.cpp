@@ -1,8 +1,21 @@
 #include "reference/transforms/batch_rules.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "reference/core/error.h"
 
 namespace funcspec::transforms {
+namespace {
+
+// The live ScopedBatchRules of this thread by op, innermost last (NOTE: [rules replaced for a
+// scope]).
+std::map<std::string, std::vector<const BatchRule*>, std::less<>>& scoped_rules() {
+  thread_local std::map<std::string, std::vector<const BatchRule*>, std::less<>> rules;
+  return rules;
+}
+
+}  // namespace
 
 const BatchRuleRegistry& BatchRuleRegistry::instance() {
   static const BatchRuleRegistry registry = [] {
@@ -23,12 +36,24 @@ const BatchRuleRegistry& BatchRuleRegistry::instance() {
 }
 
 const BatchRule* BatchRuleRegistry::find(const std::string& op) const {
+  if (const auto scoped = scoped_rules().find(op); scoped != scoped_rules().end()) return scoped->second.back();
   const auto it = rules_.find(op);
   return it == rules_.end() ? nullptr : &it->second;
 }
 
 void BatchRuleRegistry::add(const std::string& op, BatchRule rule) {
   FUNCSPEC_INTERNAL_ASSERT(rules_.emplace(op, std::move(rule)).second, "two batching rules for one op");
+}
+
+ScopedBatchRule::ScopedBatchRule(std::string op, BatchRule rule) : op_(std::move(op)), rule_(std::move(rule)) {
+  scoped_rules()[op_].push_back(&rule_);
+}
+
+ScopedBatchRule::~ScopedBatchRule() {
+  const auto it = scoped_rules().find(op_);
+  if (it == scoped_rules().end()) return;
+  std::erase(it->second, &rule_);
+  if (it->second.empty()) scoped_rules().erase(it);
 }
 
 }  // namespace funcspec::transforms

@@ -33,12 +33,36 @@ using BatchRule =
 class BatchRuleRegistry {
  public:
   static const BatchRuleRegistry& instance();
+  // The op's rule: the innermost ScopedBatchRule of this thread, else the built-in one.
   const BatchRule* find(const std::string& op) const;
   void add(const std::string& op, BatchRule rule);
+  // The built-in rules (replacements for a scope are not listed).
   const std::map<std::string, BatchRule, std::less<>>& all() const { return rules_; }
 
  private:
   std::map<std::string, BatchRule, std::less<>> rules_;
+};
+
+// NOTE: [rules replaced for a scope]
+// The rule registries are built once, from the op families' registration functions, and are
+// immutable after. Tests replace one op's rule for as long as an RAII object lives
+// (ScopedBatchRule here, ScopedJvpRule and ScopedTransposeRule in ad_rules.h): a mutant backend
+// puts a deliberately wrong rule in place to show that the property suite catches it, and a test
+// that registers a new op through OpRegistry::add gives it its rules this way (an op without a
+// built-in rule gains one). The registries' find sees the innermost replacement made on the
+// calling thread: a transform runs on one thread (each thread has its own interpreter stack), so a
+// replacement never leaks into another thread's run. Replacements of one op nest, and destroying
+// one uncovers what it hid.
+class ScopedBatchRule {
+ public:
+  ScopedBatchRule(std::string op, BatchRule rule);
+  ~ScopedBatchRule();
+  ScopedBatchRule(const ScopedBatchRule&) = delete;
+  ScopedBatchRule& operator=(const ScopedBatchRule&) = delete;
+
+ private:
+  std::string op_;
+  BatchRule rule_;
 };
 
 // One per op family, each in reference/rules/<family>.cpp.

@@ -1,0 +1,229 @@
+// Adding an op puts it under every catalogue-driven property with no new test code (issue 6, item
+// 4). This test registers softsign(x) = x / (1 + |x|) as a user would: the op through
+// OpRegistry::add (schema, canonicalize, infer, cpu kernel), its batching and jvp rules through the
+// rule registries (its jvp divides the tangent by a constant, an op that already has a transpose
+// rule, so reverse mode needs nothing more), its samples through samples::register_op_samples. Then
+// properties_for_op runs the vmap and gradient properties on programs that call it: the correct op
+// passes every one, and a copy whose jvp rule forgets a square, or whose batching rule puts the
+// batch dim in the wrong place, is caught.
+//
+// Ops and samples cannot be unregistered, and a registered op joins every program the suite draws
+// from then on. So each registration runs in a child process of its own: this process keeps the
+// built-in catalogue, and the suite's other tests draw the same programs (from the same seeds)
+// whether or not this test ran first, and never meet a deliberately wrong op.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "conformance/backend/backend.h"
+#include "conformance/samples/op_samples.h"
+#include "property_tests/property.h"
+#include "property_tests/property_runner.h"
+#include "reference/api/ops.h"
+#include "reference/backends/cpu/elementwise.h"
+#include "reference/ops/dispatch.h"
+#include "reference/ops/registry.h"
+#include "reference/transforms/ad_rules.h"
+#include "reference/transforms/batch_rules.h"
+
+namespace funcspec::properties {
+namespace {
+
+using Json = nlohmann::json;
+
+// How a registered copy of softsign is wrong, if at all.
+enum class Flaw {
+  None,
+  // The jvp rule divides by 1 + |x| where the derivative is 1 / (1 + |x|)^2.
+  JvpNotSquared,
+  // The batching rule says the batch dim is 0 whatever dim the batch came in at.
+  BatchDimAlwaysZero,
+};
+
+void register_softsign_op(const std::string& name) {
+  OpDef& op = OpRegistry::instance().add(fmt::format("{}(Tensor self) -> Tensor", name), OpKind::Primitive, "user",
+                                         "self / (1 + |self|)");
+  op.canonicalize = [](const TensorList& in, const Attrs&) { return TensorList{in[0]}; };
+  op.infer = [name](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
+    FUNCSPEC_CHECK(is_floating(in[0].dtype()), ErrorKind::DtypeNotSupported, "[{}] takes a floating tensor, not {}",
+                   name, dtype_name(in[0].dtype()));
+    return {{in[0].shape(), in[0].dtype()}};
+  };
+  // The oracle dtype too: the gradient properties take finite differences in it.
+  op.cpu_kernel = [](const KernelArgs& a) {
+    visit_floating_dtype(a.inputs[0].dtype(), [&]<typename T>() {
+      cpu::map1<T, T>(a.inputs[0], a.outputs[0], [](const T& x) { return x / (T(1) + (x < T(0) ? T(-x) : x)); });
+    });
+  };
+  samples::register_op_samples({name,
+                                [](DType floating, samples::SampleRng& rng) {
+                                  return std::vector<samples::OpSample>{
+                                      {{rng.tensor({2, 3}, floating, -3.0, 3.0)}, {}, "2x3"},
+                                      {{rng.tensor({5}, floating, -3.0, 3.0)}, {}, "5 values"},
+                                      {{rng.strided_tensor({3, 4}, floating, -3.0, 3.0)}, {}, "transposed 3x4"},
+                                      {{rng.tensor({}, floating, -3.0, 3.0)}, {}, "rank 0"},
+                                      {{rng.tensor({0, 3}, floating, -3.0, 3.0)}, {}, "size-0 dim"},
+                                  };
+                                },
+                                // Three roundings (abs is exact): 1 + |x|, the division.
+                                {2.0, 2.0, 0.0, 0.0},
+                                ""});
+}
+
+// Its rules, for as long as the returned handles live (which, in the child, is until it exits).
+std::vector<std::shared_ptr<void>> softsign_rules(const std::string& name, Flaw flaw) {
+  std::vector<std::shared_ptr<void>> rules;
+  rules.push_back(std::make_shared<transforms::ScopedBatchRule>(
+      name,
+      [name, flaw](const transforms::BatchedValues& in, const Attrs& attrs,
+                   const transforms::BatchContext&) -> transforms::BatchedValues {
+        const transforms::BatchedValue& self = in.at(0);
+        std::optional<std::int64_t> bdim = self.bdim;
+        if (flaw == Flaw::BatchDimAlwaysZero && bdim) bdim = 0;
+        return {{call_one(name, {self.value}, attrs), bdim}};
+      }));
+  rules.push_back(std::make_shared<transforms::ScopedJvpRule>(name, [flaw](const transforms::JvpCall& c) -> TensorList {
+    if (!c.tangents[0].defined()) return {Tensor()};
+    const Tensor denominator = ops::add(ops::abs(c.primals[0]), ops::lit(1));
+    return {ops::div(c.tangents[0], flaw == Flaw::JvpNotSquared ? denominator : ops::square(denominator))};
+  }));
+  return rules;
+}
+
+struct Verdict {
+  std::string id;
+  std::string status;
+  std::string reason;
+};
+
+// The tier of FUNCSPEC_PROPERTY_TIER (the sanitizer build runs the smoke tier), else pr; the seed of
+// FUNCSPEC_PROPERTY_SEED, as the suite's (suite_properties_test.cpp).
+PropertyRunOptions options_from_environment() {
+  PropertyRunOptions options;
+  if (const char* tier = std::getenv("FUNCSPEC_PROPERTY_TIER")) {
+    if (auto parsed = conformance::parse_tier(tier)) options.tier = *parsed;
+  }
+  if (const char* seed = std::getenv("FUNCSPEC_PROPERTY_SEED")) options.seed = std::stoull(seed);
+  options.artifacts_dir = "funcspec-artifacts/op-registration";
+  return options;
+}
+
+// Registers `name` with `flaw` in a child process, runs the properties properties_for_op gives for
+// it whose ids are in `ids` (all of them when empty) against the reference, and returns their
+// verdicts; a child that fails to report is a test failure.
+std::vector<Verdict> verdicts_in_a_child(const std::string& name, Flaw flaw, const std::vector<std::string>& ids,
+                                         const PropertyRunOptions& options) {
+  int pipe_ends[2];
+  if (pipe(pipe_ends) != 0) {
+    ADD_FAILURE() << "pipe: " << std::strerror(errno);
+    return {};
+  }
+  std::fflush(nullptr);  // nothing buffered is written twice
+  const pid_t child = fork();
+  if (child < 0) {
+    ADD_FAILURE() << "fork: " << std::strerror(errno);
+    return {};
+  }
+  if (child == 0) {
+    close(pipe_ends[0]);
+    Json report = Json::array();
+    try {
+      register_softsign_op(name);
+      const std::vector<std::shared_ptr<void>> rules = softsign_rules(name, flaw);
+      const std::unique_ptr<conformance::Backend> reference = conformance::make_backend("reference");
+      for (const PropertyDef& property : properties_for_op(name)) {
+        if (!ids.empty() && std::find(ids.begin(), ids.end(), property.id) == ids.end()) continue;
+        const conformance::TestRecord record = run_property(property, *reference, options);
+        report.push_back({{"id", record.id},
+                          {"status", std::string(conformance::test_status_name(record.status))},
+                          {"reason", record.reason.empty() ? record.note : record.reason + "\n" + record.note}});
+      }
+    } catch (const std::exception& e) {
+      report.push_back({{"id", "(the child)"}, {"status", "error"}, {"reason", e.what()}});
+    }
+    const std::string text = report.dump();
+    std::size_t written = 0;
+    while (written < text.size()) {
+      const ssize_t n = write(pipe_ends[1], text.data() + written, text.size() - written);
+      if (n <= 0) _exit(2);
+      written += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(pipe_ends[1]);
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = read(pipe_ends[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  close(pipe_ends[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    ADD_FAILURE() << "the child registering " << name << " died (wait status " << status << ")";
+    return {};
+  }
+  std::vector<Verdict> verdicts;
+  for (const Json& v : Json::parse(text))
+    verdicts.push_back(
+        {v.at("id").get<std::string>(), v.at("status").get<std::string>(), v.at("reason").get<std::string>()});
+  return verdicts;
+}
+
+// A wrong rule must be caught at the tier CI runs, whatever the environment asks for.
+PropertyRunOptions pr_tier() {
+  PropertyRunOptions options = options_from_environment();
+  options.tier = conformance::Tier::Pr;
+  return options;
+}
+
+std::string op_id(const std::string& property, const std::string& op) { return property + "[" + op + "]"; }
+
+TEST(OpRegistration, ARegisteredOpPassesEveryCatalogueDrivenProperty) {
+  const std::vector<Verdict> verdicts = verdicts_in_a_child("softsign", Flaw::None, {}, options_from_environment());
+  ASSERT_FALSE(verdicts.empty());
+  // Both kinds of law ran on it: the vmap properties and the gradient properties.
+  std::set<std::string> ids;
+  for (const Verdict& v : verdicts) {
+    ids.insert(v.id);
+    EXPECT_EQ(v.status, "pass") << v.id << ": " << v.reason;
+    std::printf("%s: %s (%s)\n", v.id.c_str(), v.status.c_str(), v.reason.c_str());
+  }
+  EXPECT_TRUE(ids.contains(op_id("PROP-VMAP/equals-loop", "softsign")));
+  EXPECT_TRUE(ids.contains(op_id("PROP-AD/jvp-equals-finite-differences", "softsign")))
+      << "the gradient properties did not run on the registered op";
+}
+
+TEST(OpRegistration, AWrongJvpRuleIsCaughtByFiniteDifferences) {
+  const std::string id = op_id("PROP-AD/jvp-equals-finite-differences", "softsign_wrong");
+  const std::vector<Verdict> verdicts = verdicts_in_a_child("softsign_wrong", Flaw::JvpNotSquared, {id}, pr_tier());
+  ASSERT_EQ(verdicts.size(), 1u) << id << " did not run: is PROP-AD/jvp-equals-finite-differences catalogue-driven?";
+  EXPECT_EQ(verdicts[0].id, id);
+  EXPECT_EQ(verdicts[0].status, "fail") << verdicts[0].reason;
+  std::printf("%s: %s\n", verdicts[0].id.c_str(), verdicts[0].reason.c_str());
+}
+
+TEST(OpRegistration, AWrongBatchingRuleIsCaughtByEqualsLoop) {
+  const std::string id = op_id("PROP-VMAP/equals-loop", "softsign_wrong_batching");
+  const std::vector<Verdict> verdicts =
+      verdicts_in_a_child("softsign_wrong_batching", Flaw::BatchDimAlwaysZero, {id}, pr_tier());
+  ASSERT_EQ(verdicts.size(), 1u) << id << " did not run";
+  EXPECT_EQ(verdicts[0].id, id);
+  EXPECT_EQ(verdicts[0].status, "fail") << verdicts[0].reason;
+  std::printf("%s: %s\n", verdicts[0].id.c_str(), verdicts[0].reason.c_str());
+}
+
+}  // namespace
+}  // namespace funcspec::properties
