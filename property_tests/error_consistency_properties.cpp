@@ -336,9 +336,9 @@ std::string_view misuse_name(Misuse misuse) {
   return "?";
 }
 
-PropertyCheck check_errors_match_reference(const PropertyContext& context) {
+PropertyCheck check_errors_match_reference(const PropertyContext& context, const ProgramOptions& programs) {
   Misuse misuse = *rc::gen::elementOf(kMisuses);
-  ProgramOptions options;
+  ProgramOptions options = programs;
   options.max_steps = 3;
   // An error law needs no large values, and nested Jacobians of large inputs are slow to build.
   options.max_input_elements = 32;
@@ -371,14 +371,14 @@ PropertyCheck check_errors_match_reference(const PropertyContext& context) {
 
 }  // namespace
 
-void add_error_consistency_properties(std::vector<PropertyDef>& out) {
+void add_error_consistency_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs) {
   out.push_back({std::string(kErrorsMatchReference),
                  "a transformed program, with one misuse of a transform's arguments or none, raises an error kind "
                  "exactly when the reference raises it",
                  {"ERR-1.1", "ERR-1.2", "VMAP-1.2", "VMAP-1.3", "VMAP-2.1", "AD-7.1", "AD-7.2", "AD-7.3"},
                  500,
                  "",
-                 [](PropertyContext& context) { return check_errors_match_reference(context); }});
+                 [programs](PropertyContext& context) { return check_errors_match_reference(context, programs); }});
 }
 
 }  // namespace funcspec::properties

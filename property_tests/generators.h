@@ -1,12 +1,18 @@
 #pragma once
-// RapidCheck generators for the tensor core: shapes, dtypes and strided layouts. Everything shrinks
-// towards small ranks, small sizes and contiguous layouts, so counterexamples come out readable.
+// RapidCheck generators: shapes, dtypes and strided layouts for the tensor core, and pytree
+// structures with in_dims/out_dims that fit them for vmap. Whole programs and transform stacks have
+// their own generators (program_generator.h, transform_stack.h). Everything shrinks towards small
+// ranks, small sizes, contiguous layouts, flat structures and dim 0, so counterexamples come out
+// readable.
 #include <rapidcheck.h>
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
+#include <vector>
 
 #include "reference/core/tensor.h"
+#include "reference/transforms/pytree.h"
 
 namespace funcspec::properties {
 
@@ -66,4 +72,31 @@ inline rc::Gen<Tensor> gen_strided_tensor(const Shape& shape, DType dtype) {
   });
 }
 
+// --- Pytrees ---
+
+// The arguments of a function over `leaves` leaves, in order, grouped into nested tuples, lists and
+// dicts (keys "a", "b", ...) at most `max_depth` containers deep: a tuple of the arguments whose
+// leaves are placeholders (None), to be filled with PyTree::with_leaves. Shrinks to one leaf per
+// argument, the flat signature of a case.
+rc::Gen<transforms::PyTree> gen_argument_structure(std::size_t leaves, int max_depth = 2);
+// A structure of `leaves` leaves for a function's result: one leaf alone, or a nested container.
+rc::Gen<transforms::PyTree> gen_result_structure(std::size_t leaves, int max_depth = 2);
+
+// A prefix of `structure` (NOTE: [pytrees]) giving each leaf a dim: either one option for a whole
+// subtree or one per child, and at the leaves an int in [-(rank + 1), rank] (`ranks`: the unbatched
+// rank of each leaf of `structure`, in order; nullopt for a non-tensor leaf, which only None may
+// map) or, where `allow_none`, None. Ints shrink to 0; a draw that maps nothing maps the first
+// tensor leaf at 0.
+rc::Gen<transforms::PyTree> gen_dims_prefix(const transforms::PyTree& structure,
+                                            const std::vector<std::optional<std::int64_t>>& ranks, bool allow_none);
+
 }  // namespace funcspec::properties
+
+namespace rc {
+
+template <>
+struct Arbitrary<funcspec::DType> {
+  static Gen<funcspec::DType> arbitrary() { return funcspec::properties::gen_dtype(); }
+};
+
+}  // namespace rc

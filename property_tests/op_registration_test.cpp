@@ -3,9 +3,11 @@
 // OpRegistry::add (schema, canonicalize, infer, cpu kernel), its batching and jvp rules through the
 // rule registries (its jvp divides the tangent by a constant, an op that already has a transpose
 // rule, so reverse mode needs nothing more), its samples through samples::register_op_samples. Then
-// properties_for_op runs the vmap and gradient properties on programs that call it: the correct op
-// passes every one, and a copy whose jvp rule forgets a square, or whose batching rule puts the
-// batch dim in the wrong place, is caught.
+// properties_for_op runs the vmap, gradient and error properties on programs that call it: the
+// correct op passes every one, and a copy whose jvp rule forgets a square, or whose batching rule
+// puts the batch dim in the wrong place, is caught. The same op written as a composite (calls of
+// abs, add and div; no rules of its own) passes them too and composite compliance besides, and a
+// copy that short-cuts an all-zero input by calling item() is caught by composite compliance.
 //
 // Ops and samples cannot be unregistered, and a registered op joins every program the suite draws
 // from then on. So each registration runs in a child process of its own: this process keeps the
@@ -50,6 +52,35 @@ enum class Flaw {
   BatchDimAlwaysZero,
 };
 
+void register_softsign_samples(const std::string& name) {
+  samples::register_op_samples({name,
+                                [](DType floating, samples::SampleRng& rng) {
+                                  return std::vector<samples::OpSample>{
+                                      {{rng.tensor({2, 3}, floating, -3.0, 3.0)}, {}, "2x3"},
+                                      {{rng.tensor({5}, floating, -3.0, 3.0)}, {}, "5 values"},
+                                      {{rng.strided_tensor({3, 4}, floating, -3.0, 3.0)}, {}, "transposed 3x4"},
+                                      {{rng.tensor({}, floating, -3.0, 3.0)}, {}, "rank 0"},
+                                      {{rng.tensor({0, 3}, floating, -3.0, 3.0)}, {}, "size-0 dim"},
+                                  };
+                                },
+                                // Three roundings (abs is exact): 1 + |x|, the division.
+                                {2.0, 2.0, 0.0, 0.0},
+                                ""});
+}
+
+// softsign as a user-written composite; with `calls_item` it first asks whether the input is all
+// zeros (a data-dependent short cut, the commonest way a composite breaks under transforms).
+void register_softsign_composite(const std::string& name, bool calls_item) {
+  OpDef& op = OpRegistry::instance().add(fmt::format("{}(Tensor self) -> Tensor", name), OpKind::Composite, "user",
+                                         "self / (1 + |self|), as calls of abs, add and div");
+  op.decompose = [calls_item](const TensorList& in, const Attrs&) -> TensorList {
+    if (calls_item && ops::item(ops::all(call_one("eq", {in[0], ops::lit(0)}))).to_vector<double>()[0] != 0)
+      return {ops::clone(in[0])};
+    return {ops::div(in[0], ops::add(ops::abs(in[0]), ops::lit(1)))};
+  };
+  register_softsign_samples(name);
+}
+
 void register_softsign_op(const std::string& name) {
   OpDef& op = OpRegistry::instance().add(fmt::format("{}(Tensor self) -> Tensor", name), OpKind::Primitive, "user",
                                          "self / (1 + |self|)");
@@ -65,19 +96,7 @@ void register_softsign_op(const std::string& name) {
       cpu::map1<T, T>(a.inputs[0], a.outputs[0], [](const T& x) { return x / (T(1) + (x < T(0) ? T(-x) : x)); });
     });
   };
-  samples::register_op_samples({name,
-                                [](DType floating, samples::SampleRng& rng) {
-                                  return std::vector<samples::OpSample>{
-                                      {{rng.tensor({2, 3}, floating, -3.0, 3.0)}, {}, "2x3"},
-                                      {{rng.tensor({5}, floating, -3.0, 3.0)}, {}, "5 values"},
-                                      {{rng.strided_tensor({3, 4}, floating, -3.0, 3.0)}, {}, "transposed 3x4"},
-                                      {{rng.tensor({}, floating, -3.0, 3.0)}, {}, "rank 0"},
-                                      {{rng.tensor({0, 3}, floating, -3.0, 3.0)}, {}, "size-0 dim"},
-                                  };
-                                },
-                                // Three roundings (abs is exact): 1 + |x|, the division.
-                                {2.0, 2.0, 0.0, 0.0},
-                                ""});
+  register_softsign_samples(name);
 }
 
 // Its rules, for as long as the returned handles live (which, in the child, is until it exits).
@@ -118,11 +137,28 @@ PropertyRunOptions options_from_environment() {
   return options;
 }
 
-// Registers `name` with `flaw` in a child process, runs the properties properties_for_op gives for
+// Registers an op and returns what must stay alive while it is used (its rules).
+using Registration = std::function<std::vector<std::shared_ptr<void>>()>;
+
+Registration softsign_primitive(const std::string& name, Flaw flaw) {
+  return [name, flaw] {
+    register_softsign_op(name);
+    return softsign_rules(name, flaw);
+  };
+}
+
+Registration softsign_composite(const std::string& name, bool calls_item) {
+  return [name, calls_item] {
+    register_softsign_composite(name, calls_item);
+    return std::vector<std::shared_ptr<void>>{};
+  };
+}
+
+// Runs `registration` of `name` in a child process, runs the properties properties_for_op gives for
 // it whose ids are in `ids` (all of them when empty) against the reference, and returns their
 // verdicts; a child that fails to report is a test failure.
-std::vector<Verdict> verdicts_in_a_child(const std::string& name, Flaw flaw, const std::vector<std::string>& ids,
-                                         const PropertyRunOptions& options) {
+std::vector<Verdict> verdicts_in_a_child(const std::string& name, const Registration& registration,
+                                         const std::vector<std::string>& ids, const PropertyRunOptions& options) {
   int pipe_ends[2];
   if (pipe(pipe_ends) != 0) {
     ADD_FAILURE() << "pipe: " << std::strerror(errno);
@@ -138,8 +174,7 @@ std::vector<Verdict> verdicts_in_a_child(const std::string& name, Flaw flaw, con
     close(pipe_ends[0]);
     Json report = Json::array();
     try {
-      register_softsign_op(name);
-      const std::vector<std::shared_ptr<void>> rules = softsign_rules(name, flaw);
+      const std::vector<std::shared_ptr<void>> rules = registration();
       const std::unique_ptr<conformance::Backend> reference = conformance::make_backend("reference");
       for (const PropertyDef& property : properties_for_op(name)) {
         if (!ids.empty() && std::find(ids.begin(), ids.end(), property.id) == ids.end()) continue;
@@ -192,7 +227,7 @@ PropertyRunOptions pr_tier() {
 std::string op_id(const std::string& property, const std::string& op) { return property + "[" + op + "]"; }
 
 TEST(OpRegistration, ARegisteredOpPassesEveryCatalogueDrivenProperty) {
-  const std::vector<Verdict> verdicts = verdicts_in_a_child("softsign", Flaw::None, {}, options_from_environment());
+  const std::vector<Verdict> verdicts = verdicts_in_a_child("softsign", softsign_primitive("softsign", Flaw::None), {}, options_from_environment());
   ASSERT_FALSE(verdicts.empty());
   // Both kinds of law ran on it: the vmap properties and the gradient properties.
   std::set<std::string> ids;
@@ -204,11 +239,37 @@ TEST(OpRegistration, ARegisteredOpPassesEveryCatalogueDrivenProperty) {
   EXPECT_TRUE(ids.contains(op_id("PROP-VMAP/equals-loop", "softsign")));
   EXPECT_TRUE(ids.contains(op_id("PROP-AD/jvp-equals-finite-differences", "softsign")))
       << "the gradient properties did not run on the registered op";
+  EXPECT_TRUE(ids.contains(op_id("PROP-ERR/errors-match-reference", "softsign")));
+  EXPECT_FALSE(ids.contains(op_id("PROP-COMPOSITE/checked-mode-compliant", "softsign")))
+      << "a primitive has no composite to check";
+}
+
+TEST(OpRegistration, ARegisteredCompositePassesEveryCatalogueDrivenPropertyAndCompositeCompliance) {
+  const std::vector<Verdict> verdicts = verdicts_in_a_child(
+      "softsign_composite", softsign_composite("softsign_composite", false), {}, options_from_environment());
+  ASSERT_FALSE(verdicts.empty());
+  std::set<std::string> ids;
+  for (const Verdict& v : verdicts) {
+    ids.insert(v.id);
+    EXPECT_EQ(v.status, "pass") << v.id << ": " << v.reason;
+  }
+  EXPECT_TRUE(ids.contains(op_id("PROP-COMPOSITE/checked-mode-compliant", "softsign_composite")));
+  EXPECT_TRUE(ids.contains(op_id("PROP-AD/vjp-transposes-jvp", "softsign_composite")));
+}
+
+TEST(OpRegistration, ACompositeCallingItemIsCaughtByCompositeCompliance) {
+  const std::string id = op_id("PROP-COMPOSITE/checked-mode-compliant", "softsign_item");
+  const std::vector<Verdict> verdicts =
+      verdicts_in_a_child("softsign_item", softsign_composite("softsign_item", true), {id}, pr_tier());
+  ASSERT_EQ(verdicts.size(), 1u) << id << " did not run";
+  EXPECT_EQ(verdicts[0].status, "fail") << verdicts[0].reason;
+  EXPECT_NE(verdicts[0].reason.find("item()"), std::string::npos) << verdicts[0].reason;
+  std::printf("%s: %s\n", verdicts[0].id.c_str(), verdicts[0].reason.c_str());
 }
 
 TEST(OpRegistration, AWrongJvpRuleIsCaughtByFiniteDifferences) {
   const std::string id = op_id("PROP-AD/jvp-equals-finite-differences", "softsign_wrong");
-  const std::vector<Verdict> verdicts = verdicts_in_a_child("softsign_wrong", Flaw::JvpNotSquared, {id}, pr_tier());
+  const std::vector<Verdict> verdicts = verdicts_in_a_child("softsign_wrong", softsign_primitive("softsign_wrong", Flaw::JvpNotSquared), {id}, pr_tier());
   ASSERT_EQ(verdicts.size(), 1u) << id << " did not run: is PROP-AD/jvp-equals-finite-differences catalogue-driven?";
   EXPECT_EQ(verdicts[0].id, id);
   EXPECT_EQ(verdicts[0].status, "fail") << verdicts[0].reason;
@@ -218,7 +279,8 @@ TEST(OpRegistration, AWrongJvpRuleIsCaughtByFiniteDifferences) {
 TEST(OpRegistration, AWrongBatchingRuleIsCaughtByEqualsLoop) {
   const std::string id = op_id("PROP-VMAP/equals-loop", "softsign_wrong_batching");
   const std::vector<Verdict> verdicts =
-      verdicts_in_a_child("softsign_wrong_batching", Flaw::BatchDimAlwaysZero, {id}, pr_tier());
+      verdicts_in_a_child("softsign_wrong_batching",
+                          softsign_primitive("softsign_wrong_batching", Flaw::BatchDimAlwaysZero), {id}, pr_tier());
   ASSERT_EQ(verdicts.size(), 1u) << id << " did not run";
   EXPECT_EQ(verdicts[0].id, id);
   EXPECT_EQ(verdicts[0].status, "fail") << verdicts[0].reason;

@@ -77,10 +77,13 @@ std::vector<PropertyDef> properties_for_op(const std::string& op);
 // `programs` is the base of the programs the catalogue-driven properties draw (each property adds
 // what its law needs: a scalar result, floating outputs, ...).
 void add_vmap_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs = {});
+// vmap over nested arguments and results (engine only: the case format is flat).
+void add_pytree_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs = {});
 void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs = {});
 void add_randomness_properties(std::vector<PropertyDef>& out);
 void add_inplace_properties(std::vector<PropertyDef>& out);
-void add_error_consistency_properties(std::vector<PropertyDef>& out);
-void add_composite_compliance_properties(std::vector<PropertyDef>& out);
+void add_error_consistency_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs = {});
+// Only composite ops (OpKind::Composite) are drawn.
+void add_composite_compliance_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs = {});
 
 }  // namespace funcspec::properties

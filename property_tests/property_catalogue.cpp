@@ -5,12 +5,14 @@
 #include "conformance/suite/conformance_test.h"
 #include "property_tests/property.h"
 #include "property_tests/property_runner.h"
+#include "reference/ops/registry.h"
 
 namespace funcspec::properties {
 
 std::vector<PropertyDef> all_properties() {
   std::vector<PropertyDef> out;
   add_vmap_properties(out);
+  add_pytree_properties(out);
   add_gradient_properties(out);
   add_randomness_properties(out);
   add_inplace_properties(out);
@@ -24,7 +26,11 @@ std::vector<PropertyDef> properties_for_op(const std::string& op) {
   programs.required_op = op;
   std::vector<PropertyDef> out;
   add_vmap_properties(out, programs);
+  add_pytree_properties(out, programs);
   add_gradient_properties(out, programs);
+  add_error_consistency_properties(out, programs);
+  if (const OpDef* def = OpRegistry::instance().find(op); def && def->kind == OpKind::Composite)
+    add_composite_compliance_properties(out, programs);
   for (PropertyDef& property : out) property.id += "[" + op + "]";
   return out;
 }

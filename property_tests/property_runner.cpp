@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 #include <rapidcheck.h>
+#include <rapidcheck/detail/Configuration.h>
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
 #include <algorithm>
+#include <iostream>
 
 #include "conformance/case/case_json.h"
 #include "conformance/suite/op_sample_cases.h"
@@ -30,6 +32,28 @@ std::uint64_t property_seed(const PropertyDef& property, std::uint64_t run_seed)
   for (unsigned char ch : property.id) h = (h ^ ch) * 0x100000001b3ULL;
   return run_seed ^ h;
 }
+
+namespace {
+
+// RapidCheck prints "Using configuration: seed=N" when it first loads its configuration. The runner
+// never uses that global seed (each property is checked with the run's seed mixed with its id,
+// printed in the report), so the line would only mislead a reader trying to reproduce a run.
+void load_rapidcheck_configuration_quietly() {
+  static const bool loaded = [] {
+    std::streambuf* const original = std::cerr.rdbuf(nullptr);
+    try {
+      rc::detail::configuration();
+    } catch (...) {
+      std::cerr.rdbuf(original);
+      throw;
+    }
+    std::cerr.rdbuf(original);
+    return true;
+  }();
+  (void)loaded;
+}
+
+}  // namespace
 
 TestRecord run_property(const PropertyDef& property, conformance::Backend& backend, const PropertyRunOptions& options) {
   TestRecord record;
@@ -72,6 +96,7 @@ TestRecord run_property(const PropertyDef& property, conformance::Backend& backe
     }
   };
 
+  load_rapidcheck_configuration_quietly();
   rc::detail::TestParams params;
   params.seed = seed;
   params.maxSuccess = cases;

@@ -19,7 +19,6 @@
 // its position alone (GEN-2.1: element i comes from block offset + i; multinomial per row), so an
 // example expands its own arguments over the batch dims. A jacfwd level is the loop of jvps along
 // its basis (AD-3.3), column j being example j of its vmap.
-#include "property_tests/randomness_properties.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -40,6 +39,7 @@
 #include "property_tests/generators.h"
 #include "property_tests/law_checks.h"
 #include "property_tests/program_generator.h"
+#include "property_tests/property.h"
 #include "property_tests/randomness_statistics.h"
 #include "property_tests/transform_stack.h"
 #include "reference/api/ops.h"
@@ -535,7 +535,7 @@ RandomCase draw_lone_random_op(Flags which, bool composites) {
 
 // A generated program whose first result v shapes a draw r that is multiplied into it:
 // combined = v * r. The stack is vmap, vmap ∘ vmap, jacfwd or vmap ∘ jacfwd.
-RandomCase draw_program_with_draw(Flags which, const DrawsPropertyOptions& options) {
+RandomCase draw_program_with_draw(Flags which) {
   const std::vector<RandomOpTraits> ops = random_ops([&](const RandomOpTraits& t) {
     // As in draw_lone_random_op, 'error' says nothing of a composite that may not draw.
     const bool draws_for_sure = which == Flags::SameOrDifferent || t.op->kind != OpKind::Composite;
@@ -553,8 +553,6 @@ RandomCase draw_program_with_draw(Flags which, const DrawsPropertyOptions& optio
   std::vector<StackLevelPlan> plan = *gen_stack_plan(depth, depth, {StackTransform::Vmap});
   if (jacobian) plan.back().transform = StackTransform::Jacfwd;
   std::vector<Randomness> flags = draw_flags(plan.size(), which);
-  if (jacobian && !options.jacfwd_different && which == Flags::SameOrDifferent && flags.back() == Randomness::Different)
-    flags.back() = Randomness::Same;
 
   std::optional<Case> stacked = apply_stack(program, plan);
   RC_PRE(stacked.has_value());
@@ -601,9 +599,9 @@ RandomCase draw_program_with_draw(Flags which, const DrawsPropertyOptions& optio
   return out;
 }
 
-RandomCase draw_random_case(Flags which, const DrawsPropertyOptions& options) {
+RandomCase draw_random_case(Flags which) {
   if (*rc::gen::arbitrary<bool>()) return draw_lone_random_op(which, which == Flags::SameOrDifferent);
-  return draw_program_with_draw(which, options);
+  return draw_program_with_draw(which);
 }
 
 PropertyCheck check_draws(const PropertyContext& context, const RandomCase& drawn) {
@@ -902,18 +900,6 @@ PropertyCheck check_slice_statistics(const PropertyContext& context, const Stati
 
 }  // namespace
 
-PropertyDef same_and_different_draws_property(const DrawsPropertyOptions& options) {
-  return {std::string(kSameAndDifferent),
-          "under vmap (nested, chunked, and over jacfwd), randomness='same' shares the unbatched draw of the case's "
-          "seed and 'different' is the unbatched draw over the batch dims of the 'different' levels, outer first",
-          {"VMAP-2.2", "VMAP-2.3", "VMAP-1.6", "AD-3.3"},
-          300,
-          "",
-          [options](PropertyContext& context) {
-            return check_draws(context, draw_random_case(Flags::SameOrDifferent, options));
-          }};
-}
-
 void add_randomness_properties(std::vector<PropertyDef>& out) {
   out.push_back({std::string(kErrorRefuses),
                  "a random op under any level with randomness='error' (vmap or jacfwd, nested or not) raises "
@@ -922,11 +908,20 @@ void add_randomness_properties(std::vector<PropertyDef>& out) {
                  200,
                  "",
                  [](PropertyContext& context) {
-                   const RandomCase drawn = draw_random_case(Flags::SomeError, {});
+                   const RandomCase drawn = draw_random_case(Flags::SomeError);
                    return judge_law(context, expecting_error(drawn.c, ErrorKind::VmapRandomness),
                                     "a random op under randomness='error' did not raise vmap_randomness");
                  }});
-  out.push_back(same_and_different_draws_property({}));
+  out.push_back({std::string(kSameAndDifferent),
+                 "under vmap (nested, chunked, and over jacfwd), randomness='same' shares the unbatched draw of the "
+                 "case's seed and 'different' is the unbatched draw over the batch dims of the 'different' levels, "
+                 "outer first",
+                 {"VMAP-2.2", "VMAP-2.3", "VMAP-1.6", "AD-3.3"},
+                 300,
+                 "",
+                 [](PropertyContext& context) {
+                   return check_draws(context, draw_random_case(Flags::SameOrDifferent));
+                 }});
   out.push_back({std::string(kSliceDistributions),
                  "each slice of a large vmapped draw follows its op's distribution (Kolmogorov–Smirnov and Hoeffding "
                  "bounds, false alarms below 1e-9 per run); 'different' slices differ and 'same' slices are one",

@@ -15,7 +15,7 @@
 #include "property_tests/law_checks.h"
 #include "property_tests/property.h"
 #include "property_tests/property_runner.h"
-#include "property_tests/randomness_properties.h"
+#include "property_tests/property.h"
 #include "property_tests/randomness_statistics.h"
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
@@ -117,20 +117,6 @@ TEST(RandomnessMutants, DrawsOfTwiceTheSpreadAreCaught) {
     return result;
   });
   expect_caught(property_named("PROP-RANDOM/slice-distributions"), mutant);
-}
-
-// The reference bug DrawsPropertyOptions::jacfwd_different works around: when this test fails,
-// the reference's jacfwd handles 'different' draws; turn the option on in the suite and drop this.
-TEST(RandomnessReferenceBugs, JacfwdDifferentRaisesVmapInvalidDims) {
-  DrawsPropertyOptions options;
-  options.jacfwd_different = true;
-  const std::unique_ptr<conformance::Backend> reference = conformance::make_backend("reference");
-  PropertyRunOptions run;
-  run.artifacts_dir = "funcspec-artifacts/property-tests/jacfwd-different";
-  const conformance::TestRecord record = run_property(same_and_different_draws_property(options), *reference, run);
-  ASSERT_EQ(record.status, conformance::TestStatus::Fail) << record.note;
-  EXPECT_NE(record.reason.find("vmap_invalid_dims"), std::string::npos) << record.reason;
-  EXPECT_NE(record.reason.find("jacfwd 'different'"), std::string::npos) << record.reason;
 }
 
 TEST(RandomnessStatistics, ThresholdIsTheDkwBoundSolvedForT) {

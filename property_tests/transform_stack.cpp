@@ -22,11 +22,18 @@ bool is_tensor_input(const CaseInput& in) { return !in.is_literal(); }
 const conformance::TensorSpec& spec_of(const CaseInput& in) { return std::get<conformance::TensorSpec>(in.value); }
 bool is_floating_input(const CaseInput& in) { return is_tensor_input(in) && is_floating(spec_of(in).data.dtype); }
 
-// The in_dim of tensor input `i` under a vmap level (nullopt: not mapped).
-std::optional<std::int64_t> in_dim_choice(const StackLevelPlan& level, std::size_t i) {
+// Dim `pick` of the 2 * (rank + 1) dims a batch dim may take in a tensor of rank `rank` + 1:
+// 0..rank, then -1..-(rank + 1).
+std::int64_t dim_in_range(unsigned pick, std::int64_t rank) {
+  const auto j = static_cast<std::int64_t>(pick % static_cast<unsigned>(2 * (rank + 1)));
+  return j <= rank ? j : -(j - rank);
+}
+
+// The in_dim of tensor input `i` (of unbatched rank `rank`) under a vmap level (nullopt: not mapped).
+std::optional<std::int64_t> in_dim_choice(const StackLevelPlan& level, std::size_t i, std::int64_t rank) {
   switch ((level.in_dims >> (2 * (i % 16))) & 3u) {
     case 0: return 0;
-    case 1: return -1;
+    case 1: return dim_in_range((level.dim_picks >> (4 * (i % 8))) & 15u, rank);
     default: return std::nullopt;
   }
 }
@@ -79,13 +86,13 @@ class StackBuilder {
 
   // The in_dims of the vmap at `level`, by input position: literals are never mapped, and at least
   // one tensor input is.
-  std::vector<std::optional<std::int64_t>> vmap_in_dims(std::size_t level) const {
-    const std::vector<CaseInput>& inputs = program_.program.inputs;
+  std::vector<std::optional<std::int64_t>> vmap_in_dims(std::size_t level) {
+    const std::vector<CaseInput>& inputs = inputs_at(level + 1, 0);
     std::vector<std::optional<std::int64_t>> dims(inputs.size());
     bool any = false;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       if (!is_tensor_input(inputs[i])) continue;
-      dims[i] = in_dim_choice(stack_[level], i);
+      dims[i] = in_dim_choice(stack_[level], i, static_cast<std::int64_t>(spec_of(inputs[i]).data.shape.size()));
       any = any || dims[i].has_value();
     }
     if (!any) {
@@ -136,18 +143,21 @@ class StackBuilder {
     for (std::int64_t p : floating_positions) argnums.selectors.emplace_back(p);
     argnums.written_as_list = true;
 
+    const conformance::ProgramResult values = conformance::run_on_reference(inner);
+    if (values.error || !values.broken.empty() || values.unsupported || values.outputs.empty()) return std::nullopt;
     if (plan.transform == StackTransform::Vmap) {
       conformance::VmapTransform vmap;
       vmap.in_dims.form = conformance::DimSpec::Form::ByPosition;
       vmap.in_dims.by_position = vmap_in_dims(level);
+      // One out_dim for every result: a dim in range for the result of least rank.
+      std::size_t min_rank = values.outputs.front().second.shape.size();
+      for (const auto& [name, data] : values.outputs) min_rank = std::min(min_rank, data.shape.size());
       vmap.out_dims.form = conformance::DimSpec::Form::All;
-      vmap.out_dims.all = plan.out_dims % 2 == 0 ? std::int64_t{0} : std::int64_t{-1};
+      vmap.out_dims.all = dim_in_range(plan.out_dims, static_cast<std::int64_t>(min_rank));
       if (plan.chunk % 3 != 0) vmap.chunk_size = plan.chunk % 3;
       return vmap;
     }
     if (floating_positions.empty()) return std::nullopt;
-    const conformance::ProgramResult values = conformance::run_on_reference(inner);
-    if (values.error || !values.broken.empty() || values.unsupported || values.outputs.empty()) return std::nullopt;
     const bool all_floating = std::all_of(values.outputs.begin(), values.outputs.end(),
                                           [](const auto& named) { return is_floating(named.second.dtype); });
     auto random_like = [&](DType dtype, const Shape& shape) {
@@ -190,6 +200,14 @@ class StackBuilder {
       case StackTransform::Jacrev:
       case StackTransform::Jacfwd: {
         if (!all_floating) return std::nullopt;
+        // A Jacobian has (result elements) x (input elements) entries: refuse an oversized one before
+        // any level above evaluates it (one nested Jacobian of a 4096-element result took a gigabyte).
+        std::int64_t out_elements = 0;
+        std::int64_t in_elements = 0;
+        for (const auto& [name, data] : values.outputs) out_elements += data.numel();
+        for (std::int64_t p : floating_positions)
+          in_elements += spec_of(inner.inputs[static_cast<std::size_t>(p)]).data.numel();
+        if (out_elements * in_elements > kMaxResultElements) return std::nullopt;
         conformance::JacobianTransform jac;
         jac.forward = kind == StackTransform::Jacfwd;
         jac.argnums = argnums;
@@ -240,8 +258,9 @@ std::string_view stack_transform_name(StackTransform transform) {
 
 rc::Gen<std::vector<StackLevelPlan>> gen_stack_plan(int min_depth, int max_depth, std::vector<StackTransform> allowed) {
   auto level = rc::gen::construct<StackLevelPlan>(rc::gen::elementOf(allowed), rc::gen::inRange(1u, 4u),
-                                                  rc::gen::arbitrary<unsigned>(), rc::gen::inRange(0u, 2u),
-                                                  rc::gen::inRange(0u, 3u), rc::gen::arbitrary<std::uint32_t>());
+                                                  rc::gen::arbitrary<unsigned>(), rc::gen::inRange(0u, 16u),
+                                                  rc::gen::inRange(0u, 3u), rc::gen::arbitrary<std::uint32_t>(),
+                                                  rc::gen::arbitrary<std::uint32_t>());
   return rc::gen::mapcat(rc::gen::inRange(min_depth, max_depth + 1), [level](int n) {
     return rc::gen::container<std::vector<StackLevelPlan>>(static_cast<std::size_t>(n), level);
   });

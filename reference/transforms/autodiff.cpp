@@ -428,10 +428,28 @@ PyFunction jacfwd(PyFunction f, JacfwdOptions options) {
       const JvpResult r = jvp(f, args, arguments.with_leaves(tangent_leaves).children(), options.has_aux);
       return PyTree::tuple({r.tangent, r.output, r.aux});
     };
+    // Under randomness='different' every basis direction draws its own values, so f's output (and
+    // aux) differ along the basis and come back batched, as in torch.func, which keeps those of the
+    // first direction; otherwise they are one value, returned unbatched. An empty basis has no first
+    // direction and no Jacobian entry a draw could reach, so it runs as 'same'.
+    const bool per_direction = options.randomness == Randomness::Different && total > 0;
     VmapOptions vmap_options;
-    vmap_options.randomness = options.randomness;
-    vmap_options.out_dims = PyTree::tuple({PyTree(0), PyTree::none(), PyTree::none()});
-    const PyTree result = vmap(push_forward, vmap_options)(basis);
+    vmap_options.randomness =
+        options.randomness == Randomness::Different && total == 0 ? Randomness::Same : options.randomness;
+    vmap_options.out_dims =
+        per_direction ? PyTree::tuple({PyTree(0), PyTree(0), options.has_aux ? PyTree(0) : PyTree::none()})
+                      : PyTree::tuple({PyTree(0), PyTree::none(), PyTree::none()});
+    PyTree result = vmap(push_forward, vmap_options)(basis);
+    if (per_direction) {
+      std::vector<PyTree> children = result.children();
+      for (std::size_t i : {std::size_t{1}, std::size_t{2}}) {
+        std::vector<PyTree> first;
+        for (const PyTree& leaf : children[i].leaves())
+          first.emplace_back(leaf.is_tensor() ? PyTree(ops::select(leaf.tensor(), 0, 0)) : leaf);
+        children[i] = children[i].with_leaves(first);
+      }
+      result = PyTree::tuple(std::move(children));
+    }
     const PyTree& tangents = result.children()[0];
     const PyTree& output = result.children()[1];
     std::vector<std::vector<Tensor>> blocks;

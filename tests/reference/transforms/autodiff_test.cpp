@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "reference/api/ops.h"
+#include "reference/random/generator.h"
 #include "reference/transforms/autodiff.h"
 #include "reference/transforms/grad_mode.h"
 #include "reference/transforms/vmap.h"
@@ -104,6 +105,38 @@ TEST(Jacobian, JacrevEqualsJacfwd) {
   const std::vector<double> a = values(jr);
   const std::vector<double> b = values(jf);
   for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-15);
+}
+
+// Under randomness='different' each basis direction draws its own values (AD-3.3, VMAP-2.3): column
+// j of jacfwd(x * uniform_like(x)) is the jvp along e_j with row j of the draw over [n, *x.shape],
+// so the diagonal is the draw's diagonal; aux is the first direction's result.
+TEST(Jacobian, JacfwdDifferentDrawsPerBasisDirection) {
+  const Tensor x = from_values({0.5, -1.0, 2.0}, {3});
+  const PyFunction f = [](const std::vector<PyTree>& args) {
+    const Tensor y = ops::mul(args[0].tensor(), call_one("uniform", {args[0].tensor()}));
+    return PyTree::tuple({PyTree(y), PyTree(y)});
+  };
+  JacfwdOptions options;
+  options.randomness = Randomness::Different;
+  options.has_aux = true;
+  PyTree result;
+  {
+    random::GeneratorScope scope(3);
+    result = jacfwd(f, options)({PyTree(x)});
+  }
+  Tensor draw;
+  {
+    random::GeneratorScope scope(3);
+    draw = call_one("uniform", {Tensor::empty({3, 3}, DType::Float64)});
+  }
+  const std::vector<double> jac = values(result.children()[0].tensor());
+  const std::vector<double> r = values(draw);
+  const std::vector<double> xs = values(x);
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (std::size_t j = 0; j < 3; ++j) EXPECT_EQ(jac[i * 3 + j], i == j ? r[j * 3 + j] : 0.0) << i << ", " << j;
+  }
+  const std::vector<double> aux = values(result.children()[1].tensor());
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(aux[i], xs[i] * r[i]) << i;
 }
 
 TEST(Grad, NonScalarOutputIsAnError) {

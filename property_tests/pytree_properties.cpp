@@ -1,0 +1,180 @@
+// vmap equals the loop over nested arguments and results (NOTE: [pytrees]): a generated program
+// whose inputs arrive grouped into tuples, lists and dicts (literals as non-tensor leaves), whose
+// results leave grouped too, under prefix in_dims and out_dims drawn to fit (any dim in range,
+// negative ones included; None for leaves not mapped). The case format names inputs and results
+// flatly, so this law is the engine's: an external backend reports it unsupported.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "conformance/case/evaluate.h"
+#include "property_tests/generators.h"
+#include "property_tests/law_checks.h"
+#include "property_tests/program_generator.h"
+#include "property_tests/property.h"
+#include "reference/api/ops.h"
+#include "reference/ops/dispatch.h"
+#include "reference/transforms/vmap.h"
+
+namespace funcspec::properties {
+
+namespace {
+
+using transforms::PyFunction;
+using transforms::PyTree;
+
+constexpr std::string_view kPytreeEqualsLoop = "PROP-VMAP/pytree-equals-loop";
+
+// The leaves of draw `draw` of the program's inputs: tensors, and literals as scalars.
+std::vector<PyTree> input_leaves(const GeneratedProgram& program, int draw) {
+  std::vector<PyTree> leaves;
+  for (const conformance::CaseInput& in : draw_inputs(program, draw)) {
+    if (const auto* literal = std::get_if<conformance::LiteralSpec>(&in.value)) {
+      leaves.emplace_back(literal->value);
+    } else {
+      leaves.emplace_back(conformance::materialize_tensor(std::get<conformance::TensorSpec>(in.value)));
+    }
+  }
+  return leaves;
+}
+
+std::vector<std::optional<std::int64_t>> ranks_of(const std::vector<PyTree>& leaves) {
+  std::vector<std::optional<std::int64_t>> ranks;
+  for (const PyTree& leaf : leaves) {
+    ranks.push_back(leaf.is_tensor() ? std::optional<std::int64_t>(leaf.tensor().dim()) : std::nullopt);
+  }
+  return ranks;
+}
+
+// The program as a function of nested arguments returning a nested result.
+PyFunction program_function(const GeneratedProgram& program, const PyTree& result_structure) {
+  return [&program, result_structure](const std::vector<PyTree>& args) {
+    std::map<std::string, Tensor, std::less<>> inputs;
+    const std::vector<PyTree> leaves = PyTree::tuple(args).leaves();
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      if (leaves[i].is_tensor()) inputs[program.program.inputs[i].name] = leaves[i].tensor();
+    }
+    std::vector<PyTree> results;
+    for (const Tensor& t : conformance::run_case_program(program.program, inputs)) results.emplace_back(t);
+    return result_structure.with_leaves(results);
+  };
+}
+
+Tensor moved_to(const Tensor& stacked_at_0, std::int64_t dim) {
+  if (dim == 0 || dim == -stacked_at_0.dim()) return stacked_at_0;
+  return ops::movedim(stacked_at_0, {0}, {dim});
+}
+
+// Where the vmap's answer and the loop's disagree, in words; empty when they agree.
+std::string difference(const PyTree& vmapped, const PyTree& looped) {
+  if (vmapped.describe() != looped.describe())
+    return fmt::format("vmap returned {} where the loop gives {}", vmapped.describe(), looped.describe());
+  const std::vector<PyTree> a = vmapped.leaves();
+  const std::vector<PyTree> b = looped.leaves();
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const conformance::TensorData got = data_of(a[i].tensor());
+    const conformance::TensorData want = data_of(b[i].tensor());
+    if (got.dtype != want.dtype || got.shape != want.shape)
+      return fmt::format("result leaf {}: {} where the loop gives {}", i, a[i].describe(), b[i].describe());
+    const conformance::Tolerance tolerance = property_tolerance(kPytreeEqualsLoop, want);
+    for (std::int64_t k = 0; k < want.numel(); ++k) {
+      const double x = got.element_as_double(k);
+      const double y = want.element_as_double(k);
+      if (std::isnan(x) && std::isnan(y)) continue;
+      if (x == y || std::abs(x - y) <= tolerance.atol + tolerance.rtol * std::abs(y)) continue;
+      return fmt::format("result leaf {} element {}: vmap gives {} where the loop gives {}", i, k, x, y);
+    }
+  }
+  return "";
+}
+
+PropertyCheck check_pytree_equals_loop(const ProgramOptions& programs) {
+  ProgramOptions options = programs;
+  options.max_steps = 3;
+  const GeneratedProgram program = draw_program(options);
+  const std::vector<PyTree> example_leaves = input_leaves(program, 0);
+  RC_PRE(std::any_of(example_leaves.begin(), example_leaves.end(), [](const PyTree& l) { return l.is_tensor(); }));
+  const PyTree arguments = (*gen_argument_structure(example_leaves.size())).with_leaves(example_leaves);
+  const PyTree in_dims = *gen_dims_prefix(arguments, ranks_of(example_leaves), true);
+
+  const std::vector<std::optional<std::int64_t>> leaf_dims =
+      transforms::broadcast_dims(in_dims, arguments, "in_dims", ErrorKind::Internal);
+  const std::int64_t batch = *rc::gen::inRange<std::int64_t>(1, 4);
+  std::vector<std::vector<PyTree>> examples;  // [b][leaf]: mapped leaves from draws 1.., the rest from draw 0
+  for (std::int64_t b = 0; b < batch; ++b) {
+    std::vector<PyTree> leaves = example_leaves;
+    const std::vector<PyTree> drawn = input_leaves(program, static_cast<int>(b) + 1);
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      if (leaf_dims[i]) leaves[i] = drawn[i];
+    }
+    examples.push_back(std::move(leaves));
+  }
+  std::vector<PyTree> batched_leaves = example_leaves;
+  for (std::size_t i = 0; i < batched_leaves.size(); ++i) {
+    if (!leaf_dims[i]) continue;
+    TensorList slices;
+    for (const auto& example : examples) slices.push_back(example[i].tensor());
+    batched_leaves[i] = PyTree(ops::contiguous(moved_to(ops::stack(slices, 0), *leaf_dims[i])));
+  }
+  const PyTree batched = arguments.with_leaves(batched_leaves);
+
+  const std::size_t result_count = program.program.outputs.size();
+  const PyTree result_structure = *gen_result_structure(result_count);
+  const PyFunction f = program_function(program, result_structure);
+  std::vector<PyTree> looped_results;
+  try {
+    for (const auto& example : examples) looped_results.push_back(f(arguments.with_leaves(example).children()));
+  } catch (const Error&) {
+    RC_DISCARD("an example of the loop raises");
+  }
+  std::vector<std::optional<std::int64_t>> result_ranks;
+  for (const PyTree& leaf : looped_results.front().leaves()) result_ranks.emplace_back(leaf.tensor().dim());
+  const PyTree out_dims = *gen_dims_prefix(looped_results.front(), result_ranks, false);
+  const std::vector<std::optional<std::int64_t>> out_leaf_dims =
+      transforms::broadcast_dims(out_dims, looped_results.front(), "out_dims", ErrorKind::Internal);
+
+  transforms::VmapOptions vmap_options;
+  vmap_options.in_dims = in_dims;
+  vmap_options.out_dims = out_dims;
+  if (const int chunk = *rc::gen::inRange(0, 3); chunk > 0) vmap_options.chunk_size = chunk;
+  RC_LOG() << program.describe() << "arguments: " << batched.describe() << "\nin_dims: " << in_dims.describe()
+           << "\nout_dims: " << out_dims.describe()
+           << (vmap_options.chunk_size ? fmt::format(", chunk_size={}", *vmap_options.chunk_size) : std::string())
+           << "\n";
+
+  std::vector<PyTree> truth_leaves;
+  for (std::size_t k = 0; k < out_leaf_dims.size(); ++k) {
+    TensorList slices;
+    for (const PyTree& r : looped_results) slices.push_back(r.leaves()[k].tensor());
+    truth_leaves.emplace_back(moved_to(ops::stack(slices, 0), *out_leaf_dims[k]));
+  }
+  const PyTree truth = looped_results.front().with_leaves(truth_leaves);
+
+  PyTree vmapped;
+  try {
+    vmapped = transforms::vmap(f, vmap_options)(batched.children());
+  } catch (const Error& e) {
+    return PropertyCheck::violated(
+        fmt::format("vmap raised {} ({}) where the loop of its examples answers", error_kind_name(e.kind()),
+                    e.what()),
+        std::nullopt);
+  }
+  const std::string differs = difference(vmapped, truth);
+  if (differs.empty()) return PropertyCheck::holds();
+  return PropertyCheck::violated(differs, std::nullopt);  // the program, arguments and dims are logged
+}
+
+}  // namespace
+
+void add_pytree_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs) {
+  out.push_back({std::string(kPytreeEqualsLoop),
+                 "vmap over nested arguments (tuples, lists, dicts, non-tensor leaves) with prefix in_dims and "
+                 "out_dims equals the loop over its examples, each result leaf stacked at its out_dim",
+                 {"VMAP-1.1", "VMAP-1.2", "VMAP-1.3", "VMAP-1.6"},
+                 100,
+                 "the case format passes flat named tensors, so nested arguments exist only in the engine's API",
+                 [programs](PropertyContext&) { return check_pytree_equals_loop(programs); }});
+}
+
+}  // namespace funcspec::properties
