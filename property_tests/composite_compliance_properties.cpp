@@ -50,7 +50,7 @@ void add_composite_compliance_properties(std::vector<PropertyDef>& out, const Pr
        "metadata outside the op layer, writes nothing from a checked tensor into a plain one, and gives the plain "
        "run's results",
        {"OPS-3.1"},
-       60,
+       200,
        "it runs the op inside the engine's checking tensor mode (checked tensors that refuse data access), which "
        "exists only inside the reference engine",
        [programs](PropertyContext&) {

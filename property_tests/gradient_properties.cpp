@@ -406,19 +406,19 @@ void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions
                  "jvp of a program under any inner stack equals central differences of the reference in the oracle "
                  "dtype along a random direction",
                  {"AD-8.1", "AD-8.6", "AD-2.2", "AD-4.2"},
-                 40,
+                 100,
                  "",
                  [programs](PropertyContext& context) { return jvp_equals_finite_differences(context, programs); }});
   out.push_back({std::string(kTranspose),
                  "<v, jvp(u)> = <vjp(v), u> for random u, v, under any inner stack",
                  {"AD-8.2", "AD-2.1"},
-                 60,
+                 150,
                  "",
                  [programs](PropertyContext& context) { return vjp_transposes_jvp(context, programs); }});
   out.push_back({std::string(kJacobians),
                  "jacfwd equals jacrev under any inner stack",
                  {"AD-8.3", "AD-3.1", "AD-3.3"},
-                 60,
+                 150,
                  "",
                  [programs](PropertyContext& context) {
                    const Drawn d = draw(differentiable(programs), 1);
@@ -429,13 +429,13 @@ void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions
   out.push_back({std::string(kHessian),
                  "the hessian of a scalar program is symmetric and equals jacrev(jacrev)",
                  {"AD-8.4", "AD-3.4"},
-                 40,
+                 100,
                  "",
                  [programs](PropertyContext& context) { return hessian_symmetric(context, programs); }});
   out.push_back({std::string(kVmapGrad),
                  "vmap of grad (under any inner stack) equals the loop of grad over the examples",
                  {"AD-8.5"},
-                 60,
+                 150,
                  "",
                  [programs](PropertyContext& context) {
                    ProgramOptions options = differentiable(programs);
@@ -449,7 +449,7 @@ void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions
   out.push_back({std::string(kLinearize),
                  "linearize's jvp_fn equals jvp with the same tangents, under any inner stack",
                  {"AD-2.3"},
-                 60,
+                 150,
                  "",
                  [programs](PropertyContext& context) {
                    const Drawn d = draw(differentiable(programs), 1);

@@ -172,7 +172,7 @@ void add_pytree_properties(std::vector<PropertyDef>& out, const ProgramOptions& 
                  "vmap over nested arguments (tuples, lists, dicts, non-tensor leaves) with prefix in_dims and "
                  "out_dims equals the loop over its examples, each result leaf stacked at its out_dim",
                  {"VMAP-1.1", "VMAP-1.2", "VMAP-1.3", "VMAP-1.6"},
-                 100,
+                 300,
                  "the case format passes flat named tensors, so nested arguments exist only in the engine's API",
                  [programs](PropertyContext&) { return check_pytree_equals_loop(programs); }});
 }

@@ -102,7 +102,7 @@ void add_vmap_properties(std::vector<PropertyDef>& out, const ProgramOptions& pr
   out.push_back({std::string(kEqualsLoop),
                  "vmap of a program under any transform stack equals the loop over its examples, stacked at out_dims",
                  {"VMAP-1.1", "VMAP-1.2", "VMAP-1.3", "VMAP-1.4", "VMAP-1.5", "VMAP-1.6", "AD-4.1"},
-                 200,
+                 400,
                  "",
                  [programs](PropertyContext& context) {
                    ProgramOptions options = programs;
@@ -115,7 +115,7 @@ void add_vmap_properties(std::vector<PropertyDef>& out, const ProgramOptions& pr
       {"PROP-VMAP/native-batching-rules",
        "the reference batches every generated program with native batching rules, never the for-loop fallback",
        {"VMAP-1.1"},
-       30,
+       60,
        "it reads the reference's count of for-loop fallbacks",
        [programs](PropertyContext&) {
          ProgramOptions options = programs;

@@ -8,8 +8,15 @@
 namespace funcspec::transforms {
 
 void register_conversion_batch_rules(BatchRuleRegistry& registry) {
-  // Elementwise on one tensor: the batch dim stays.
-  for (const char* name : {"clone", "to_dtype", "detach"}) {
+  // clone promises a contiguous copy, so each example must come out contiguous: cloned with the
+  // batch dim in front (a batch dim kept in the middle would leave every example strided, and
+  // reshape, which clones exactly when a view is impossible, would then fail to view the clone).
+  registry.add("clone", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+    if (!in.at(0).bdim) return {{call_one("clone", {in.at(0).value}, attrs), std::nullopt}};
+    return {{call_one("clone", {rules::batch_to_front(in.at(0))}, attrs), 0}};
+  });
+  // Elementwise on one tensor, no layout promised: the batch dim stays.
+  for (const char* name : {"to_dtype", "detach"}) {
     const std::string op = name;
     registry.add(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
       return {{call_one(op, {in.at(0).value}, attrs), in.at(0).bdim}};

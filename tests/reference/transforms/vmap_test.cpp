@@ -216,6 +216,31 @@ TEST(VmapRandomness, SameGivesEveryExampleTheUnbatchedDraw) {
   for (std::size_t i = 0; i < b.size(); ++i) EXPECT_EQ(b[i], u[i % 3]);
 }
 
+// Found by PROP-VMAP/pytree-equals-loop: with the batch dim in the middle of the physical tensor each
+// example is strided, reshape clones it, and the clone must give contiguous examples for the view
+// that follows.
+TEST(VmapLayouts, FlattenOfExamplesStridedByAMiddleBatchDimEqualsTheLoop) {
+  std::vector<double> v(48);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i);
+  const Tensor x = from_vector(v, {2, 2, 3, 4}, DType::Float64);
+  VmapOptions options;
+  options.in_dims = PyTree(1);
+  const Tensor batched = vmap1([](const Tensor& e) { return call_one("flatten", {e}); }, x, options);
+  ASSERT_EQ(batched.shape(), (Shape{2, 24}));
+  for (std::int64_t b = 0; b < 2; ++b) {
+    const Tensor example = call_one("flatten", {call_one("select", {x}, {{"dim", std::int64_t{1}}, {"index", b}})});
+    EXPECT_EQ(values(call_one("select", {batched}, {{"dim", std::int64_t{0}}, {"index", b}})), values(example)) << b;
+  }
+  const Tensor cloned = vmap1(
+      [](const Tensor& e) {
+        const Tensor c = call_one("clone", {e});
+        EXPECT_TRUE(c.is_contiguous()) << "an example of a clone is strided";
+        return c;
+      },
+      x, options);
+  EXPECT_EQ(values(cloned), values(call_one("movedim", {x}, {{"source", std::int64_t{1}}, {"destination", std::int64_t{0}}})));
+}
+
 TEST(VmapRandomness, DifferentEqualsTheUnbatchedDrawOverTheBatchShape) {
   VmapOptions options;
   options.randomness = Randomness::Different;
