@@ -58,11 +58,10 @@ void add_composite_compliance_properties(std::vector<PropertyDef>& out, const Pr
          options.max_steps = 1;
          options.max_outputs = 1;
          const auto admits = programs.admits;
-         options.admits = [admits](const OpDef& op) {
-           return op.kind == OpKind::Composite && (!admits || admits(op));
-         };
+         options.admits = [admits](const OpDef& op) { return op.kind == OpKind::Composite && (!admits || admits(op)); };
          const GeneratedProgram program = draw_program(options);
-         const ComplianceMode mode = *rc::gen::element(ComplianceMode::Forward, ComplianceMode::Vjp, ComplianceMode::Jvp);
+         const ComplianceMode mode =
+             *rc::gen::element(ComplianceMode::Forward, ComplianceMode::Vjp, ComplianceMode::Jvp);
          const int draw = *rc::gen::inRange(0, 4);
          const std::uint64_t seed = *rc::gen::arbitrary<std::uint32_t>();
          const CompositeCall call = composite_call(program, draw);
@@ -70,8 +69,8 @@ void add_composite_compliance_properties(std::vector<PropertyDef>& out, const Pr
              transforms::check_composite_compliance(*call.op, call.inputs, call.attrs, mode, seed);
          if (violations.empty()) return PropertyCheck::holds();
          // draw_program logged the program.
-         std::string text = fmt::format("{} is not composite-compliant {} (input draw {}, seed {}):",
-                                        call.op->name(), transforms::compliance_mode_name(mode), draw, seed);
+         std::string text = fmt::format("{} is not composite-compliant {} (input draw {}, seed {}):", call.op->name(),
+                                        transforms::compliance_mode_name(mode), draw, seed);
          for (const transforms::ComplianceViolation& v : violations)
            text += fmt::format("\n  [{}] {}: {}", v.combination, v.rule, v.message);
          // No case file can say "under the checking mode": the message is the reproduction.

@@ -21,7 +21,9 @@ class CodeReader {
   std::size_t at_ = 0;
 };
 
-rc::Gen<std::vector<unsigned>> gen_codes() { return rc::gen::container<std::vector<unsigned>>(rc::gen::inRange(0u, 64u)); }
+rc::Gen<std::vector<unsigned>> gen_codes() {
+  return rc::gen::container<std::vector<unsigned>>(rc::gen::inRange(0u, 64u));
+}
 
 // kind 1: tuple, 2: list, 3: dict.
 PyTree container(unsigned kind, std::vector<PyTree> children) {

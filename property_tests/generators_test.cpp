@@ -27,9 +27,8 @@ std::vector<PyTree> leaves_of(const std::vector<std::optional<std::int64_t>>& ra
 rc::Gen<std::vector<std::optional<std::int64_t>>> gen_leaf_ranks() {
   return rc::gen::nonEmpty(rc::gen::container<std::vector<std::optional<std::int64_t>>>(
       rc::gen::oneOf(rc::gen::just(std::optional<std::int64_t>()),
-                     rc::gen::map(rc::gen::inRange<std::int64_t>(0, 5), [](std::int64_t r) {
-                       return std::optional<std::int64_t>(r);
-                     }))));
+                     rc::gen::map(rc::gen::inRange<std::int64_t>(0, 5),
+                                  [](std::int64_t r) { return std::optional<std::int64_t>(r); }))));
 }
 
 RC_GTEST_PROP(PytreeGenerators, argumentStructuresHoldEveryLeafInOrder, ()) {
@@ -40,7 +39,8 @@ RC_GTEST_PROP(PytreeGenerators, argumentStructuresHoldEveryLeafInOrder, ()) {
   std::vector<PyTree> numbered;
   for (std::size_t i = 0; i < count; ++i) numbered.emplace_back(static_cast<std::int64_t>(i));
   const std::vector<PyTree> back = structure.with_leaves(numbered).leaves();
-  for (std::size_t i = 0; i < count; ++i) RC_ASSERT(back[i].scalar().to<std::int64_t>() == static_cast<std::int64_t>(i));
+  for (std::size_t i = 0; i < count; ++i)
+    RC_ASSERT(back[i].scalar().to<std::int64_t>() == static_cast<std::int64_t>(i));
 }
 
 RC_GTEST_PROP(PytreeGenerators, resultStructuresHoldEveryLeaf, ()) {
@@ -70,13 +70,11 @@ RC_GTEST_PROP(PytreeGenerators, inDimsFitTheirArguments, ()) {
 RC_GTEST_PROP(PytreeGenerators, outDimsMapEveryResult, ()) {
   const std::size_t count = *rc::gen::inRange<std::size_t>(1, 6);
   const auto ranks = *rc::gen::container<std::vector<std::optional<std::int64_t>>>(
-      count, rc::gen::map(rc::gen::inRange<std::int64_t>(0, 4), [](std::int64_t r) {
-        return std::optional<std::int64_t>(r);
-      }));
+      count, rc::gen::map(rc::gen::inRange<std::int64_t>(0, 4),
+                          [](std::int64_t r) { return std::optional<std::int64_t>(r); }));
   const PyTree results = (*gen_result_structure(count)).with_leaves(leaves_of(ranks));
-  const std::vector<std::optional<std::int64_t>> dims =
-      transforms::broadcast_dims(*gen_dims_prefix(results, ranks, false), results, "out_dims",
-                                 ErrorKind::VmapInvalidDims);
+  const std::vector<std::optional<std::int64_t>> dims = transforms::broadcast_dims(
+      *gen_dims_prefix(results, ranks, false), results, "out_dims", ErrorKind::VmapInvalidDims);
   for (std::size_t i = 0; i < count; ++i) {
     RC_ASSERT(dims[i].has_value());
     RC_ASSERT(*dims[i] >= -(*ranks[i] + 1) && *dims[i] <= *ranks[i]);

@@ -168,7 +168,6 @@ void require_finite(const Case& c) {
   RC_PRE(agree(float_values, oracle, any_float32 ? 1e-2 : 1e-6));
 }
 
-
 PropertyCheck jvp_equals_finite_differences(PropertyContext& context, const ProgramOptions& programs) {
   ProgramOptions options = differentiable(programs);
   options.floating_dtypes = {DType::Float64};
@@ -309,17 +308,31 @@ PropertyCheck vjp_transposes_jvp(PropertyContext& context, const ProgramOptions&
   // results are the tangents of the inner results, vjp's last results the cotangents of the floating
   // inputs, both in order; the cotangents and tangents were drawn in the same orders.
   double magnitude = 0;
+  // The tolerance is that of the least precise tensor in either product: a float32 input converted
+  // to float64 has a float64 tangent but a float32 cotangent.
+  const TensorData* least_precise = &forward.outputs->back().second;
+  auto consider = [&](const TensorData& t) {
+    if (t.dtype == DType::Float32) least_precise = &t;
+  };
   double lhs = 0;  // <v, J u>
-  for (std::size_t r = 0; r < results; ++r)
-    lhs += dot(vjp.cotangents[r].tensor.data, forward.outputs->at(forward.outputs->size() - results + r).second,
-               magnitude);
+  for (std::size_t r = 0; r < results; ++r) {
+    const TensorData& v = vjp.cotangents[r].tensor.data;
+    const TensorData& ju = forward.outputs->at(forward.outputs->size() - results + r).second;
+    lhs += dot(v, ju, magnitude);
+    consider(v);
+    consider(ju);
+  }
   double rhs = 0;  // <J^T v, u>
   const std::size_t inputs = jvp.tangents.size();
-  for (std::size_t i = 0; i < inputs; ++i)
-    rhs +=
-        dot(reverse.outputs->at(reverse.outputs->size() - inputs + i).second, jvp.tangents[i].tensor.data, magnitude);
+  for (std::size_t i = 0; i < inputs; ++i) {
+    const TensorData& jtv = reverse.outputs->at(reverse.outputs->size() - inputs + i).second;
+    const TensorData& u = jvp.tangents[i].tensor.data;
+    rhs += dot(jtv, u, magnitude);
+    consider(jtv);
+    consider(u);
+  }
   RC_PRE(std::isfinite(lhs) && std::isfinite(rhs));
-  const conformance::Tolerance tolerance = property_tolerance(kTranspose, forward.outputs->back().second);
+  const conformance::Tolerance tolerance = property_tolerance(kTranspose, *least_precise);
   const double allowed = std::max(tolerance.atol, tolerance.rtol) * std::max(1.0, magnitude);
   if (std::abs(lhs - rhs) <= allowed) return PropertyCheck::holds(std::abs(lhs - rhs));
   const std::string why = fmt::format("<v, jvp(u)> = {} but <vjp(v), u> = {} (difference {:.3g} > {:.3g})", lhs, rhs,

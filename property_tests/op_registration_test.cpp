@@ -119,23 +119,13 @@ std::vector<std::shared_ptr<void>> softsign_rules(const std::string& name, Flaw 
   return rules;
 }
 
+constexpr const char* kArtifacts = "funcspec-artifacts/op-registration";
+
 struct Verdict {
   std::string id;
   std::string status;
   std::string reason;
 };
-
-// The tier of FUNCSPEC_PROPERTY_TIER (the sanitizer build runs the smoke tier), else pr; the seed of
-// FUNCSPEC_PROPERTY_SEED, as the suite's (suite_properties_test.cpp).
-PropertyRunOptions options_from_environment() {
-  PropertyRunOptions options;
-  if (const char* tier = std::getenv("FUNCSPEC_PROPERTY_TIER")) {
-    if (auto parsed = conformance::parse_tier(tier)) options.tier = *parsed;
-  }
-  if (const char* seed = std::getenv("FUNCSPEC_PROPERTY_SEED")) options.seed = std::stoull(seed);
-  options.artifacts_dir = "funcspec-artifacts/op-registration";
-  return options;
-}
 
 // Registers an op and returns what must stay alive while it is used (its rules).
 using Registration = std::function<std::vector<std::shared_ptr<void>>()>;
@@ -219,7 +209,7 @@ std::vector<Verdict> verdicts_in_a_child(const std::string& name, const Registra
 
 // A wrong rule must be caught at the tier CI runs, whatever the environment asks for.
 PropertyRunOptions pr_tier() {
-  PropertyRunOptions options = options_from_environment();
+  PropertyRunOptions options = run_options_from_environment(kArtifacts);
   options.tier = conformance::Tier::Pr;
   return options;
 }
@@ -227,7 +217,8 @@ PropertyRunOptions pr_tier() {
 std::string op_id(const std::string& property, const std::string& op) { return property + "[" + op + "]"; }
 
 TEST(OpRegistration, ARegisteredOpPassesEveryCatalogueDrivenProperty) {
-  const std::vector<Verdict> verdicts = verdicts_in_a_child("softsign", softsign_primitive("softsign", Flaw::None), {}, options_from_environment());
+  const std::vector<Verdict> verdicts = verdicts_in_a_child("softsign", softsign_primitive("softsign", Flaw::None), {},
+                                                            run_options_from_environment(kArtifacts));
   ASSERT_FALSE(verdicts.empty());
   // Both kinds of law ran on it: the vmap properties and the gradient properties.
   std::set<std::string> ids;
@@ -245,8 +236,9 @@ TEST(OpRegistration, ARegisteredOpPassesEveryCatalogueDrivenProperty) {
 }
 
 TEST(OpRegistration, ARegisteredCompositePassesEveryCatalogueDrivenPropertyAndCompositeCompliance) {
-  const std::vector<Verdict> verdicts = verdicts_in_a_child(
-      "softsign_composite", softsign_composite("softsign_composite", false), {}, options_from_environment());
+  const std::vector<Verdict> verdicts =
+      verdicts_in_a_child("softsign_composite", softsign_composite("softsign_composite", false), {},
+                          run_options_from_environment(kArtifacts));
   ASSERT_FALSE(verdicts.empty());
   std::set<std::string> ids;
   for (const Verdict& v : verdicts) {
@@ -269,7 +261,8 @@ TEST(OpRegistration, ACompositeCallingItemIsCaughtByCompositeCompliance) {
 
 TEST(OpRegistration, AWrongJvpRuleIsCaughtByFiniteDifferences) {
   const std::string id = op_id("PROP-AD/jvp-equals-finite-differences", "softsign_wrong");
-  const std::vector<Verdict> verdicts = verdicts_in_a_child("softsign_wrong", softsign_primitive("softsign_wrong", Flaw::JvpNotSquared), {id}, pr_tier());
+  const std::vector<Verdict> verdicts =
+      verdicts_in_a_child("softsign_wrong", softsign_primitive("softsign_wrong", Flaw::JvpNotSquared), {id}, pr_tier());
   ASSERT_EQ(verdicts.size(), 1u) << id << " did not run: is PROP-AD/jvp-equals-finite-differences catalogue-driven?";
   EXPECT_EQ(verdicts[0].id, id);
   EXPECT_EQ(verdicts[0].status, "fail") << verdicts[0].reason;

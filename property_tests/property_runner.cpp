@@ -6,7 +6,10 @@
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 
 #include "conformance/case/case_json.h"
 #include "conformance/suite/op_sample_cases.h"
@@ -160,6 +163,27 @@ TestRecord run_property(const PropertyDef& property, conformance::Backend& backe
         fmt::format("RapidCheck could not run the property: {}", result.template get<rc::detail::Error>().description);
   }
   return record;
+}
+
+PropertyRunOptions run_options_from_environment(const std::filesystem::path& artifacts_dir) {
+  PropertyRunOptions options;
+  if (const char* tier = std::getenv("FUNCSPEC_PROPERTY_TIER")) {
+    const std::optional<conformance::Tier> parsed = conformance::parse_tier(tier);
+    if (!parsed)
+      throw std::invalid_argument(
+          fmt::format("FUNCSPEC_PROPERTY_TIER='{}' is not a tier (smoke, pr, nightly, exhaustive)", tier));
+    options.tier = *parsed;
+  }
+  if (const char* seed = std::getenv("FUNCSPEC_PROPERTY_SEED")) {
+    const std::string text = seed;
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || text.empty())
+      throw std::invalid_argument(fmt::format("FUNCSPEC_PROPERTY_SEED='{}' is not an unsigned 64-bit integer", text));
+    options.seed = value;
+  }
+  options.artifacts_dir = artifacts_dir;
+  return options;
 }
 
 }  // namespace funcspec::properties

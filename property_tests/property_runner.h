@@ -28,4 +28,9 @@ std::uint64_t property_seed(const PropertyDef& property, std::uint64_t run_seed)
 conformance::TestRecord run_property(const PropertyDef& property, conformance::Backend& backend,
                                      const PropertyRunOptions& options);
 
+// What the property tests' executables run with: the tier of FUNCSPEC_PROPERTY_TIER (CI's sanitizer
+// build sets smoke) else pr, the seed of FUNCSPEC_PROPERTY_SEED else the suite's default, artifacts
+// under `artifacts_dir`. A value that does not parse is an error naming the variable, never ignored.
+PropertyRunOptions run_options_from_environment(const std::filesystem::path& artifacts_dir);
+
 }  // namespace funcspec::properties

@@ -912,16 +912,15 @@ void add_randomness_properties(std::vector<PropertyDef>& out) {
                    return judge_law(context, expecting_error(drawn.c, ErrorKind::VmapRandomness),
                                     "a random op under randomness='error' did not raise vmap_randomness");
                  }});
-  out.push_back({std::string(kSameAndDifferent),
-                 "under vmap (nested, chunked, and over jacfwd), randomness='same' shares the unbatched draw of the "
-                 "case's seed and 'different' is the unbatched draw over the batch dims of the 'different' levels, "
-                 "outer first",
-                 {"VMAP-2.2", "VMAP-2.3", "VMAP-1.6", "AD-3.3"},
-                 300,
-                 "",
-                 [](PropertyContext& context) {
-                   return check_draws(context, draw_random_case(Flags::SameOrDifferent));
-                 }});
+  out.push_back(
+      {std::string(kSameAndDifferent),
+       "under vmap (nested, chunked, and over jacfwd), randomness='same' shares the unbatched draw of the "
+       "case's seed and 'different' is the unbatched draw over the batch dims of the 'different' levels, "
+       "outer first",
+       {"VMAP-2.2", "VMAP-2.3", "VMAP-1.6", "AD-3.3"},
+       300,
+       "",
+       [](PropertyContext& context) { return check_draws(context, draw_random_case(Flags::SameOrDifferent)); }});
   out.push_back({std::string(kSliceDistributions),
                  "each slice of a large vmapped draw follows its op's distribution (Kolmogorov–Smirnov and Hoeffding "
                  "bounds, false alarms below 1e-9 per run); 'different' slices differ and 'same' slices are one",

@@ -15,7 +15,6 @@
 #include "property_tests/law_checks.h"
 #include "property_tests/property.h"
 #include "property_tests/property_runner.h"
-#include "property_tests/property.h"
 #include "property_tests/randomness_statistics.h"
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"

@@ -16,22 +16,12 @@
 namespace funcspec::properties {
 namespace {
 
-PropertyRunOptions options_from_environment() {
-  PropertyRunOptions options;
-  if (const char* tier = std::getenv("FUNCSPEC_PROPERTY_TIER")) {
-    if (auto parsed = conformance::parse_tier(tier)) options.tier = *parsed;
-  }
-  if (const char* seed = std::getenv("FUNCSPEC_PROPERTY_SEED")) options.seed = std::stoull(seed);
-  options.artifacts_dir = "funcspec-artifacts/property-tests";
-  return options;
-}
-
 class SuiteProperty : public testing::TestWithParam<std::size_t> {};
 
 TEST_P(SuiteProperty, HoldsForTheReference) {
   const PropertyDef property = all_properties().at(GetParam());
   const std::unique_ptr<conformance::Backend> reference = conformance::make_backend("reference");
-  const PropertyRunOptions options = options_from_environment();
+  const PropertyRunOptions options = run_options_from_environment("funcspec-artifacts/property-tests");
   const conformance::TestRecord record = run_property(property, *reference, options);
   RecordProperty("note", record.note);
   EXPECT_EQ(record.status, conformance::TestStatus::Pass)

@@ -257,10 +257,9 @@ std::string_view stack_transform_name(StackTransform transform) {
 }
 
 rc::Gen<std::vector<StackLevelPlan>> gen_stack_plan(int min_depth, int max_depth, std::vector<StackTransform> allowed) {
-  auto level = rc::gen::construct<StackLevelPlan>(rc::gen::elementOf(allowed), rc::gen::inRange(1u, 4u),
-                                                  rc::gen::arbitrary<unsigned>(), rc::gen::inRange(0u, 16u),
-                                                  rc::gen::inRange(0u, 3u), rc::gen::arbitrary<std::uint32_t>(),
-                                                  rc::gen::arbitrary<std::uint32_t>());
+  auto level = rc::gen::construct<StackLevelPlan>(
+      rc::gen::elementOf(allowed), rc::gen::inRange(1u, 4u), rc::gen::arbitrary<unsigned>(), rc::gen::inRange(0u, 16u),
+      rc::gen::inRange(0u, 3u), rc::gen::arbitrary<std::uint32_t>(), rc::gen::arbitrary<std::uint32_t>());
   return rc::gen::mapcat(rc::gen::inRange(min_depth, max_depth + 1), [level](int n) {
     return rc::gen::container<std::vector<StackLevelPlan>>(static_cast<std::size_t>(n), level);
   });

@@ -30,11 +30,11 @@ inline constexpr StackTransform kAllStackTransforms[] = {
 // One level of a stack: which transform and the small integers its options are drawn from.
 struct StackLevelPlan {
   StackTransform transform = StackTransform::Vmap;
-  unsigned batch_size = 2;  // vmap: 0..3
-  unsigned in_dims = 0;     // vmap: per-input choice bits (0: dim 0, 1: the dim dim_picks gives, 2: not mapped)
-  unsigned out_dims = 0;    // vmap: which dim in range for every result (0: dim 0; negative dims included)
-  unsigned chunk = 0;       // vmap and jacrev: 0: none, else chunk_size
-  std::uint32_t seed = 0;   // tangent and cotangent values
+  unsigned batch_size = 2;      // vmap: 0..3
+  unsigned in_dims = 0;         // vmap: per-input choice bits (0: dim 0, 1: the dim dim_picks gives, 2: not mapped)
+  unsigned out_dims = 0;        // vmap: which dim in range for every result (0: dim 0; negative dims included)
+  unsigned chunk = 0;           // vmap and jacrev: 0: none, else chunk_size
+  std::uint32_t seed = 0;       // tangent and cotangent values
   std::uint32_t dim_picks = 0;  // vmap: 4 bits per input, which dim of its range (negative dims included)
 };
 

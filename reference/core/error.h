@@ -22,7 +22,7 @@ enum class ErrorKind {
   IndexOutOfRange,      // an index value outside the indexed dim
   DtypeNotSupported,    // an op given a dtype it is not defined for
   DtypeCastNotAllowed,  // an in-place or out= result that cannot be cast to the target's dtype
-  InplaceBroadcast,     // an in-place op whose broadcast result has more elements than its target
+  InplaceBroadcast,     // an in-place op whose broadcast result has another shape than its target
   InternalOverlap,      // a write into a tensor with several elements sharing one memory location
   ViewIncompatible,     // a view whose size cannot be expressed over the input's strides
   OutShapeMismatch,     // an out= tensor whose shape differs from the result's

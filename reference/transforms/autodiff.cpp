@@ -436,9 +436,9 @@ PyFunction jacfwd(PyFunction f, JacfwdOptions options) {
     VmapOptions vmap_options;
     vmap_options.randomness =
         options.randomness == Randomness::Different && total == 0 ? Randomness::Same : options.randomness;
-    vmap_options.out_dims =
-        per_direction ? PyTree::tuple({PyTree(0), PyTree(0), options.has_aux ? PyTree(0) : PyTree::none()})
-                      : PyTree::tuple({PyTree(0), PyTree::none(), PyTree::none()});
+    vmap_options.out_dims = per_direction
+                                ? PyTree::tuple({PyTree(0), PyTree(0), options.has_aux ? PyTree(0) : PyTree::none()})
+                                : PyTree::tuple({PyTree(0), PyTree::none(), PyTree::none()});
     PyTree result = vmap(push_forward, vmap_options)(basis);
     if (per_direction) {
       std::vector<PyTree> children = result.children();

@@ -115,6 +115,12 @@ TEST(DerivedVariants, InPlaceRejectsAResultWithMoreElementsAndLeavesSelfUntouche
   EXPECT_EQ(x.to_vector<double>(), std::vector<double>{1});
 }
 
+// TENSOR-4.3 is about shapes, not element counts: [1, 0] += [3, 1] broadcasts to [3, 0].
+TEST(DerivedVariants, InPlaceRejectsAnEmptyResultOfAnotherShape) {
+  const Tensor x = Tensor::empty({1, 0}, DType::Float64);
+  EXPECT_EQ(error_kind_of([&] { call("add_", {x, from_values({1, 2, 3}, {3, 1})}); }), ErrorKind::InplaceBroadcast);
+}
+
 TEST(DerivedVariants, InPlaceRejectsAResultOfAHigherCategory) {
   const Tensor x = from_values({1, 2}, {2}, DType::Int64);
   EXPECT_EQ(error_kind_of([&] { call("add_", {x, ops::lit(0.5)}); }), ErrorKind::DtypeCastNotAllowed);

@@ -238,7 +238,8 @@ TEST(VmapLayouts, FlattenOfExamplesStridedByAMiddleBatchDimEqualsTheLoop) {
         return c;
       },
       x, options);
-  EXPECT_EQ(values(cloned), values(call_one("movedim", {x}, {{"source", std::int64_t{1}}, {"destination", std::int64_t{0}}})));
+  EXPECT_EQ(values(cloned),
+            values(call_one("movedim", {x}, {{"source", std::int64_t{1}}, {"destination", std::int64_t{0}}})));
 }
 
 TEST(VmapRandomness, DifferentEqualsTheUnbatchedDrawOverTheBatchShape) {
