@@ -106,7 +106,8 @@ PropertyCheck check_pytree_equals_loop(const ProgramOptions& programs) {
   for (std::size_t i = 0; i < batched_leaves.size(); ++i) {
     if (!leaf_dims[i]) continue;
     TensorList slices;
-    for (std::int64_t b = 0; b < batch; ++b) slices.push_back(input_leaves(program, static_cast<int>(b) + 1)[i].tensor());
+    for (std::int64_t b = 0; b < batch; ++b)
+      slices.push_back(input_leaves(program, static_cast<int>(b) + 1)[i].tensor());
     batched_leaves[i] = PyTree(ops::contiguous(moved_to(ops::stack(slices, 0), *leaf_dims[i])));
   }
   const PyTree batched = arguments.with_leaves(batched_leaves);
