@@ -8,6 +8,7 @@
 
 #include "conformance/samples/op_samples.h"
 #include "conformance/suite/tensor_to_case.h"
+#include "property_tests/case_inputs.h"
 #include "property_tests/law_checks.h"
 #include "property_tests/program_generator.h"
 #include "property_tests/property.h"
@@ -40,9 +41,6 @@ enum class Misuse {
   CotangentWrongDtype,           // ad_tangent_mismatch
   RandomOpUnderRandomnessError,  // vmap_randomness (VMAP-2.1)
 };
-
-bool is_tensor_input(const CaseInput& in) { return !in.is_literal(); }
-const conformance::TensorSpec& spec_of(const CaseInput& in) { return std::get<conformance::TensorSpec>(in.value); }
 
 std::vector<std::size_t> levels_holding(const Case& c, auto&& predicate) {
   std::vector<std::size_t> out;

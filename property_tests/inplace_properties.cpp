@@ -80,8 +80,6 @@ std::vector<const OpDef*> random_inplace_ops() {
   return out;
 }
 
-std::string shape_text(const Shape& shape) { return fmt::format("[{}]", fmt::join(shape, ", ")); }
-
 Shape with_batch(const Shape& shape, bool mapped, std::int64_t batch) {
   Shape out = shape;
   if (mapped) out.insert(out.begin(), batch);
@@ -108,10 +106,10 @@ struct InplaceCall {
     if (draws())
       return fmt::format("vmap({}, in_dims=({}, 0), randomness='{}') over B = {}: self {}{}", op->name(),
                          dim(self_mapped), transforms::randomness_name(randomness), batch, dtype_name(self_dtype),
-                         shape_text(self_shape));
+                         shape_to_string(self_shape));
     return fmt::format("vmap({}, in_dims=({}, {}{})) over B = {}: self {}{}, other {}{}", op->name(), dim(self_mapped),
                        dim(other_mapped), needs_batch_input() ? ", 0" : "", batch, dtype_name(self_dtype),
-                       shape_text(self_shape), dtype_name(other_dtype), shape_text(other_shape));
+                       shape_to_string(self_shape), dtype_name(other_dtype), shape_to_string(other_shape));
   }
 };
 

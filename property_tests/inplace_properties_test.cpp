@@ -11,6 +11,7 @@
 #include "conformance/case/case_json.h"
 #include "conformance/case/evaluate.h"
 #include "property_tests/inplace_properties.h"
+#include "property_tests/mutant_backends_test_support.h"
 #include "property_tests/property.h"
 #include "property_tests/property_runner.h"
 #include "reference/ops/dispatch.h"
@@ -43,13 +44,6 @@ class FunctionalInsteadOfErrorBackend : public conformance::Backend {
  private:
   std::unique_ptr<conformance::Backend> reference_;
 };
-
-PropertyDef property_named(const std::string& id) {
-  for (PropertyDef& property : all_properties()) {
-    if (property.id == id) return property;
-  }
-  throw std::runtime_error("no property " + id);
-}
 
 TEST(InplaceMutants, FunctionalResultInsteadOfTheErrorIsCaught) {
   FunctionalInsteadOfErrorBackend mutant;

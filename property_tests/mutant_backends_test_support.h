@@ -4,14 +4,26 @@
 // rule is in place only while the mutant evaluates a case (a rule replaced for a scope, NOTE: [rules
 // replaced for a scope] in reference/transforms/batch_rules.h), so the truth a property takes from
 // the reference itself (run_on_reference, finite differences in the oracle dtype) stays right.
-// Test-only, hence a header kept out of the property library.
+// Test-only, hence a header kept out of the property library. Also what every mutant test does with
+// a mutant: find the property, run it at the pr tier, and check the counterexample it writes.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "conformance/backend/backend.h"
 #include "conformance/backend/reference_backend.h"
+#include "conformance/case/case_json.h"
+#include "conformance/case/evaluate.h"
+#include "conformance/suite/op_sample_cases.h"
+#include "property_tests/property.h"
+#include "property_tests/property_runner.h"
 #include "reference/api/ops.h"
 #include "reference/transforms/ad_rules.h"
 #include "reference/transforms/batch_rules.h"
@@ -37,6 +49,63 @@ class MutantBackend final : public conformance::Backend {
   Mutation mutate_;
   conformance::ReferenceBackend reference_;
 };
+
+// The reference behind a rewrite of each case or of its answer (randomness flags flipped, values
+// scaled): a mutant that needs no rule of the engine changed.
+class RewritingMutantBackend final : public conformance::Backend {
+ public:
+  using Evaluate = std::function<conformance::ProgramResult(const conformance::Case&, conformance::Backend& reference)>;
+  RewritingMutantBackend(std::string name, Evaluate evaluate)
+      : name_(std::move(name)), reference_(conformance::make_backend("reference")), evaluate_(std::move(evaluate)) {}
+  std::string spec() const override { return "mutant:" + name_; }
+  const conformance::Capabilities& capabilities() const override { return reference_->capabilities(); }
+  conformance::ProgramResult evaluate(const conformance::Case& c, const conformance::EvaluateOptions&) override {
+    return evaluate_(c, *reference_);
+  }
+
+ private:
+  std::string name_;
+  std::unique_ptr<conformance::Backend> reference_;
+  Evaluate evaluate_;
+};
+
+inline PropertyDef property_named(const std::string& id) {
+  for (PropertyDef& property : all_properties()) {
+    if (property.id == id) return property;
+  }
+  throw std::invalid_argument("no property " + id + " among all_properties()");
+}
+
+// `property_id` catches `mutant` at the pr tier (the tier CI runs: a mutant must not slip through
+// it), and the counterexample case it writes fails on the mutant and passes on the reference, as
+// `funcspec replay` would find; with `most_steps`, it also shrank to at most that many program steps.
+inline void expect_caught(conformance::Backend& mutant, const std::string& property_id,
+                          std::optional<std::size_t> most_steps = std::nullopt) {
+  PropertyRunOptions options;
+  options.tier = conformance::Tier::Pr;
+  options.artifacts_dir = std::filesystem::path("funcspec-artifacts/mutants") / conformance::id_slug(mutant.spec());
+  const conformance::TestRecord record = run_property(property_named(property_id), mutant, options);
+  ASSERT_EQ(record.status, conformance::TestStatus::Fail) << property_id << " did not catch " << mutant.spec() << ": "
+                                                          << conformance::test_status_name(record.status) << "\n"
+                                                          << record.reason << "\n"
+                                                          << record.note;
+  std::printf("%s caught by %s: %s\n", mutant.spec().c_str(), property_id.c_str(), record.reason.c_str());
+
+  ASSERT_FALSE(record.replay_case.empty()) << "no counterexample case was written: " << record.reason;
+  ASSERT_TRUE(std::filesystem::exists(record.replay_case)) << record.replay_case;
+  const conformance::Case counterexample = conformance::read_case_file(record.replay_case);
+  if (most_steps) {
+    EXPECT_LE(counterexample.program.size(), *most_steps)
+        << "the counterexample " << record.replay_case << " did not shrink:\n"
+        << record.reason;
+  }
+  const conformance::Evaluation on_mutant = conformance::judge(counterexample, mutant.evaluate(counterexample, {}));
+  EXPECT_EQ(on_mutant.verdict, conformance::Verdict::Fail)
+      << "replaying " << record.replay_case << " on " << mutant.spec() << ": " << on_mutant.reason;
+  const conformance::Evaluation on_reference = conformance::evaluate_on_reference(counterexample);
+  EXPECT_EQ(on_reference.verdict, conformance::Verdict::Pass)
+      << "replaying " << record.replay_case << " on the reference: " << on_reference.reason;
+}
 
 // sum's batching rule also reduces over the batch dim: every example gets the sum over the whole
 // batch (a rule that loses track of where the batch dim is). PROP-VMAP/equals-loop must catch it.

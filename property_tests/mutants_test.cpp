@@ -24,60 +24,19 @@ namespace {
 // Shrinking must reduce a counterexample to the op that is wrong and what feeds it.
 constexpr std::size_t kMostCounterexampleSteps = 2;
 
-std::optional<PropertyDef> find_property(const std::string& id) {
-  for (PropertyDef& property : all_properties()) {
-    if (property.id == id) return std::move(property);
-  }
-  return std::nullopt;
-}
-
-void expect_caught(conformance::Backend& mutant, const std::string& property_id) {
-  const std::optional<PropertyDef> property = find_property(property_id);
-  ASSERT_TRUE(property.has_value()) << property_id << " is not among all_properties(): the mutant " << mutant.spec()
-                                    << " has no property to catch it";
-  PropertyRunOptions options;
-  options.tier = conformance::Tier::Pr;  // the tier CI runs: a mutant must not slip through it
-  options.artifacts_dir = std::filesystem::path("funcspec-artifacts/mutants") / conformance::id_slug(mutant.spec());
-  const conformance::TestRecord record = run_property(*property, mutant, options);
-  ASSERT_EQ(record.status, conformance::TestStatus::Fail) << property_id << " did not catch " << mutant.spec() << ": "
-                                                          << conformance::test_status_name(record.status) << "\n"
-                                                          << record.reason << "\n"
-                                                          << record.note;
-  std::printf("%s caught by %s: %s\n", mutant.spec().c_str(), property_id.c_str(), record.reason.c_str());
-
-  ASSERT_FALSE(record.replay_case.empty()) << "no counterexample case was written: " << record.reason;
-  ASSERT_TRUE(std::filesystem::exists(record.replay_case)) << record.replay_case;
-  const conformance::Case counterexample = conformance::read_case_file(record.replay_case);
-  EXPECT_LE(counterexample.program.size(), kMostCounterexampleSteps)
-      << "the counterexample " << record.replay_case << " did not shrink:\n"
-      << record.reason;
-
-  // What `funcspec replay` does with the file, on the mutant and on the clean reference.
-  const conformance::EvaluateOptions evaluate;
-  const conformance::Evaluation on_mutant =
-      conformance::judge(counterexample, mutant.evaluate(counterexample, evaluate));
-  EXPECT_EQ(on_mutant.verdict, conformance::Verdict::Fail)
-      << "replaying " << record.replay_case << " on " << mutant.spec() << ": " << on_mutant.reason;
-  const std::unique_ptr<conformance::Backend> reference = conformance::make_backend("reference");
-  const conformance::Evaluation on_reference =
-      conformance::judge(counterexample, reference->evaluate(counterexample, evaluate));
-  EXPECT_EQ(on_reference.verdict, conformance::Verdict::Pass)
-      << "replaying " << record.replay_case << " on the reference: " << on_reference.reason;
-}
-
 TEST(Mutants, SumReducingTheBatchDimIsCaughtByEqualsLoop) {
   const std::unique_ptr<conformance::Backend> mutant = make_sum_reduces_the_batch_dim_mutant();
-  expect_caught(*mutant, "PROP-VMAP/equals-loop");
+  expect_caught(*mutant, "PROP-VMAP/equals-loop", kMostCounterexampleSteps);
 }
 
 TEST(Mutants, ExpandTransposeWithoutSumIsCaughtByVjpTransposesJvp) {
   const std::unique_ptr<conformance::Backend> mutant = make_expand_transpose_without_sum_mutant();
-  expect_caught(*mutant, "PROP-AD/vjp-transposes-jvp");
+  expect_caught(*mutant, "PROP-AD/vjp-transposes-jvp", kMostCounterexampleSteps);
 }
 
 TEST(Mutants, ExpandTransposeUnreducedIsCaughtByErrorsMatchReference) {
   const std::unique_ptr<conformance::Backend> mutant = make_expand_transpose_unreduced_mutant();
-  expect_caught(*mutant, "PROP-ERR/errors-match-reference");
+  expect_caught(*mutant, "PROP-ERR/errors-match-reference", kMostCounterexampleSteps);
 }
 
 // The mutants are wrong only while they evaluate: the reference around them stays right.

@@ -105,8 +105,6 @@ Tensor laid_out(const Tensor& values, InputLayout layout) {
   return values;
 }
 
-std::string shape_text(const Shape& shape) { return fmt::format("[{}]", fmt::join(shape, ", ")); }
-
 }  // namespace
 
 std::string_view input_layout_name(InputLayout layout) {
@@ -327,7 +325,7 @@ std::string GeneratedProgram::describe() const {
       continue;
     }
     const auto& spec = std::get<conformance::TensorSpec>(in.value);
-    text += fmt::format("  {}: {}{} {}\n", in.name, dtype_name(spec.data.dtype), shape_text(spec.data.shape),
+    text += fmt::format("  {}: {}{} {}\n", in.name, dtype_name(spec.data.dtype), shape_to_string(spec.data.shape),
                         input_layout_name(origins[i].layout));
   }
   for (const OpCall& step : program.program) {

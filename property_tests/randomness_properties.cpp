@@ -36,6 +36,7 @@
 #include "conformance/samples/sample_checks.h"
 #include "conformance/suite/op_sample_cases.h"
 #include "conformance/suite/tensor_to_case.h"
+#include "property_tests/case_inputs.h"
 #include "property_tests/generators.h"
 #include "property_tests/law_checks.h"
 #include "property_tests/program_generator.h"
@@ -209,8 +210,6 @@ Tensor one_hot(const Shape& shape, DType dtype, std::int64_t at) {
   values.at(static_cast<std::size_t>(at)) = 1.0;
   return from_vector(values, shape, dtype);
 }
-
-const conformance::TensorSpec& spec_of(const CaseInput& in) { return std::get<conformance::TensorSpec>(in.value); }
 
 Truth loop_truth(const PropertyContext& context, const Case& c, const RandomStep& step, std::vector<DrawBlock> blocks);
 

@@ -1,8 +1,7 @@
 // The randomness properties catch the backends they exist to catch: a backend that ignores
 // randomness='error', one that swaps 'same' and 'different', one whose draws have the wrong spread;
 // each fails at the pr tier with a counterexample case the reference passes and the mutant fails.
-// Also: the statistics' bounds, and the pinned reference bug that keeps jacfwd(randomness=
-// 'different') out of the suite's draws.
+// Also: the statistics' bounds.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +12,7 @@
 #include "conformance/case/case_json.h"
 #include "conformance/case/evaluate.h"
 #include "property_tests/law_checks.h"
+#include "property_tests/mutant_backends_test_support.h"
 #include "property_tests/property.h"
 #include "property_tests/property_runner.h"
 #include "property_tests/randomness_statistics.h"
@@ -27,27 +27,9 @@ using conformance::Case;
 using conformance::ProgramResult;
 using conformance::Randomness;
 
-// The reference behind a rewrite of each case (or of each answer): a deliberately wrong backend.
-class MutantBackend : public conformance::Backend {
- public:
-  using Evaluate = std::function<ProgramResult(const Case&, conformance::Backend& reference)>;
-  MutantBackend(std::string name, Evaluate evaluate)
-      : name_(std::move(name)), reference_(conformance::make_backend("reference")), evaluate_(std::move(evaluate)) {}
-  std::string spec() const override { return "mutant:" + name_; }
-  const conformance::Capabilities& capabilities() const override { return reference_->capabilities(); }
-  ProgramResult evaluate(const Case& c, const conformance::EvaluateOptions&) override {
-    return evaluate_(c, *reference_);
-  }
-
- private:
-  std::string name_;
-  std::unique_ptr<conformance::Backend> reference_;
-  Evaluate evaluate_;
-};
-
 // Every randomness flag of the case rewritten by `flip`.
-MutantBackend flag_mutant(std::string name, std::function<Randomness(Randomness)> flip) {
-  return MutantBackend(std::move(name), [flip](const Case& c, conformance::Backend& reference) {
+RewritingMutantBackend flag_mutant(std::string name, std::function<Randomness(Randomness)> flip) {
+  return RewritingMutantBackend(std::move(name), [flip](const Case& c, conformance::Backend& reference) {
     Case rewritten = c;
     for (conformance::Transform& t : rewritten.transforms) {
       if (auto* vmap = std::get_if<conformance::VmapTransform>(&t)) vmap->randomness = flip(vmap->randomness);
@@ -57,37 +39,10 @@ MutantBackend flag_mutant(std::string name, std::function<Randomness(Randomness)
   });
 }
 
-PropertyDef property_named(const std::string& id) {
-  for (PropertyDef& property : all_properties()) {
-    if (property.id == id) return property;
-  }
-  throw std::runtime_error("no property " + id);
-}
-
-// `property` fails for `mutant` at the pr tier, with a counterexample the reference passes and the
-// mutant fails.
-void expect_caught(const PropertyDef& property, MutantBackend& mutant) {
-  PropertyRunOptions options;
-  options.tier = conformance::Tier::Pr;
-  options.artifacts_dir = std::filesystem::path("funcspec-artifacts/property-tests/mutants") / mutant.spec().substr(7);
-  const conformance::TestRecord record = run_property(property, mutant, options);
-  ASSERT_EQ(record.status, conformance::TestStatus::Fail) << property.id << " did not catch " << mutant.spec() << ": "
-                                                          << conformance::test_status_name(record.status) << "\n"
-                                                          << record.reason << "\n"
-                                                          << record.note;
-  ASSERT_FALSE(record.replay_case.empty()) << "no counterexample case was written:\n" << record.reason;
-  const Case counterexample = conformance::read_case_file(record.replay_case);
-  const conformance::Evaluation on_reference = conformance::evaluate_on_reference(counterexample);
-  EXPECT_EQ(on_reference.verdict, conformance::Verdict::Pass)
-      << record.replay_case << " fails the reference: " << on_reference.reason;
-  const conformance::Evaluation on_mutant = conformance::judge(counterexample, mutant.evaluate(counterexample, {}));
-  EXPECT_EQ(on_mutant.verdict, conformance::Verdict::Fail) << record.replay_case << " passes " << mutant.spec();
-}
-
 TEST(RandomnessMutants, IgnoringErrorIsCaught) {
-  MutantBackend mutant =
+  RewritingMutantBackend mutant =
       flag_mutant("ignores-error", [](Randomness r) { return r == Randomness::Error ? Randomness::Different : r; });
-  expect_caught(property_named("PROP-RANDOM/error-refuses"), mutant);
+  expect_caught(mutant, "PROP-RANDOM/error-refuses");
 }
 
 Randomness swap_same_and_different(Randomness r) {
@@ -97,17 +52,17 @@ Randomness swap_same_and_different(Randomness r) {
 }
 
 TEST(RandomnessMutants, SwappingSameAndDifferentIsCaughtByTheDraws) {
-  MutantBackend mutant = flag_mutant("swaps-same-and-different", swap_same_and_different);
-  expect_caught(property_named("PROP-RANDOM/same-and-different-draws"), mutant);
+  RewritingMutantBackend mutant = flag_mutant("swaps-same-and-different", swap_same_and_different);
+  expect_caught(mutant, "PROP-RANDOM/same-and-different-draws");
 }
 
 TEST(RandomnessMutants, SwappingSameAndDifferentIsCaughtByTheSlices) {
-  MutantBackend mutant = flag_mutant("swaps-same-and-different-slices", swap_same_and_different);
-  expect_caught(property_named("PROP-RANDOM/slice-distributions"), mutant);
+  RewritingMutantBackend mutant = flag_mutant("swaps-same-and-different-slices", swap_same_and_different);
+  expect_caught(mutant, "PROP-RANDOM/slice-distributions");
 }
 
 TEST(RandomnessMutants, DrawsOfTwiceTheSpreadAreCaught) {
-  MutantBackend mutant("twice-the-spread", [](const Case& c, conformance::Backend& reference) {
+  RewritingMutantBackend mutant("twice-the-spread", [](const Case& c, conformance::Backend& reference) {
     ProgramResult result = reference.evaluate(c, {});
     for (auto& [name, data] : result.outputs) {
       if (data.dtype == DType::Bool) continue;
@@ -115,7 +70,7 @@ TEST(RandomnessMutants, DrawsOfTwiceTheSpreadAreCaught) {
     }
     return result;
   });
-  expect_caught(property_named("PROP-RANDOM/slice-distributions"), mutant);
+  expect_caught(mutant, "PROP-RANDOM/slice-distributions");
 }
 
 TEST(RandomnessStatistics, ThresholdIsTheDkwBoundSolvedForT) {

@@ -8,6 +8,7 @@
 #include "conformance/case/evaluate.h"
 #include "conformance/samples/op_samples.h"
 #include "conformance/suite/tensor_to_case.h"
+#include "property_tests/case_inputs.h"
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
 
@@ -17,10 +18,6 @@ using conformance::Case;
 using conformance::CaseInput;
 
 namespace {
-
-bool is_tensor_input(const CaseInput& in) { return !in.is_literal(); }
-const conformance::TensorSpec& spec_of(const CaseInput& in) { return std::get<conformance::TensorSpec>(in.value); }
-bool is_floating_input(const CaseInput& in) { return is_tensor_input(in) && is_floating(spec_of(in).data.dtype); }
 
 // Dim `pick` of the 2 * (rank + 1) dims a batch dim may take in a tensor of rank `rank` + 1:
 // 0..rank, then -1..-(rank + 1).
