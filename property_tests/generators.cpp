@@ -68,13 +68,6 @@ PyTree same_container(const PyTree& like, std::vector<PyTree> children) {
   }
 }
 
-// A dim valid for every leaf of a batched rank of at least `min_rank` + 1: [-(min_rank + 1), min_rank].
-std::int64_t dim_of(unsigned code, std::int64_t min_rank) {
-  const auto choices = static_cast<unsigned>(2 * (min_rank + 1));
-  const auto j = static_cast<std::int64_t>(code % choices);
-  return j <= min_rank ? j : -(j - min_rank);
-}
-
 class PrefixBuilder {
  public:
   PrefixBuilder(const std::vector<unsigned>& codes, const std::vector<std::optional<std::int64_t>>& ranks,
@@ -94,7 +87,7 @@ class PrefixBuilder {
     }
     if (all_tensors && code % 3 == 0) {  // one option for the whole subtree
       next_leaf_ += count;
-      return leaf_option(code / 3, min_rank);
+      return leaf_option(code / 3, min_rank);  // a dim in range for every leaf below
     }
     std::vector<PyTree> children;
     for (const PyTree& child : node.children()) children.push_back(prefix(child));
@@ -104,7 +97,7 @@ class PrefixBuilder {
  private:
   PyTree leaf_option(unsigned code, std::optional<std::int64_t> rank) {
     if (!rank || (allow_none_ && code % 4 == 3)) return PyTree::none();
-    return PyTree(dim_of(code / 4, *rank));
+    return PyTree(batch_dim_choice(code / 4, *rank));
   }
 
   CodeReader codes_;
@@ -129,6 +122,11 @@ PyTree first_tensor_mapped(const PyTree& structure, const std::vector<std::optio
 }
 
 }  // namespace
+
+std::int64_t batch_dim_choice(unsigned pick, std::int64_t rank) {
+  const auto j = static_cast<std::int64_t>(pick % static_cast<unsigned>(2 * (rank + 1)));
+  return j <= rank ? j : -(j - rank);
+}
 
 rc::Gen<PyTree> gen_argument_structure(std::size_t leaves, int max_depth) {
   return rc::gen::map(gen_codes(), [leaves, max_depth](const std::vector<unsigned>& codes) {

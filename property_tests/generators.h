@@ -72,6 +72,12 @@ inline rc::Gen<Tensor> gen_strided_tensor(const Shape& shape, DType dtype) {
   });
 }
 
+// --- Batch dims ---
+
+// Choice `pick` among the 2 * (rank + 1) dims a batch dim may take beside an example of rank `rank`:
+// 0..rank, then -1..-(rank + 1). Pick 0 is dim 0, so a shrunk choice is vmap's default.
+std::int64_t batch_dim_choice(unsigned pick, std::int64_t rank);
+
 // --- Pytrees ---
 
 // The arguments of a function over `leaves` leaves, in order, grouped into nested tuples, lists and

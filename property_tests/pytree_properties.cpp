@@ -102,12 +102,13 @@ PropertyCheck check_pytree_equals_loop(const ProgramOptions& programs) {
       transforms::broadcast_dims(in_dims, arguments, "in_dims", ErrorKind::Internal);
   const std::int64_t batch = *rc::gen::inRange<std::int64_t>(1, 4);
   // Mapped leaves stack further draws of the program's inputs (draws 1..batch), the rest keep draw 0.
+  std::vector<std::vector<PyTree>> draws;
+  for (std::int64_t b = 0; b < batch; ++b) draws.push_back(input_leaves(program, static_cast<int>(b) + 1));
   std::vector<PyTree> batched_leaves = example_leaves;
   for (std::size_t i = 0; i < batched_leaves.size(); ++i) {
     if (!leaf_dims[i]) continue;
     TensorList slices;
-    for (std::int64_t b = 0; b < batch; ++b)
-      slices.push_back(input_leaves(program, static_cast<int>(b) + 1)[i].tensor());
+    for (const std::vector<PyTree>& drawn : draws) slices.push_back(drawn[i].tensor());
     batched_leaves[i] = PyTree(ops::contiguous(moved_to(ops::stack(slices, 0), *leaf_dims[i])));
   }
   const PyTree batched = arguments.with_leaves(batched_leaves);

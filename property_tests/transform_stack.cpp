@@ -9,6 +9,7 @@
 #include "conformance/samples/op_samples.h"
 #include "conformance/suite/tensor_to_case.h"
 #include "property_tests/case_inputs.h"
+#include "property_tests/generators.h"
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
 
@@ -19,18 +20,11 @@ using conformance::CaseInput;
 
 namespace {
 
-// Dim `pick` of the 2 * (rank + 1) dims a batch dim may take in a tensor of rank `rank` + 1:
-// 0..rank, then -1..-(rank + 1).
-std::int64_t dim_in_range(unsigned pick, std::int64_t rank) {
-  const auto j = static_cast<std::int64_t>(pick % static_cast<unsigned>(2 * (rank + 1)));
-  return j <= rank ? j : -(j - rank);
-}
-
 // The in_dim of tensor input `i` (of unbatched rank `rank`) under a vmap level (nullopt: not mapped).
 std::optional<std::int64_t> in_dim_choice(const StackLevelPlan& level, std::size_t i, std::int64_t rank) {
   switch ((level.in_dims >> (2 * (i % 16))) & 3u) {
     case 0: return 0;
-    case 1: return dim_in_range((level.dim_picks >> (4 * (i % 8))) & 15u, rank);
+    case 1: return batch_dim_choice((level.dim_picks >> (4 * (i % 8))) & 15u, rank);
     default: return std::nullopt;
   }
 }
@@ -150,7 +144,7 @@ class StackBuilder {
       std::size_t min_rank = values.outputs.front().second.shape.size();
       for (const auto& [name, data] : values.outputs) min_rank = std::min(min_rank, data.shape.size());
       vmap.out_dims.form = conformance::DimSpec::Form::All;
-      vmap.out_dims.all = dim_in_range(plan.out_dims, static_cast<std::int64_t>(min_rank));
+      vmap.out_dims.all = batch_dim_choice(plan.out_dims, static_cast<std::int64_t>(min_rank));
       if (plan.chunk % 3 != 0) vmap.chunk_size = plan.chunk % 3;
       return vmap;
     }

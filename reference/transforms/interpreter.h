@@ -26,7 +26,8 @@ namespace funcspec::transforms {
 
 // Jvp carries tangents (forward mode; grad and vjp run it over a Linear trace, NOTE: [reverse mode]).
 // Compliance is not a transform users call but a checking mode (NOTE: [composite compliance]).
-enum class TransformKind { Vmap, Jvp, Linear, Compliance };
+// Functionalize rewrites mutations (and views) into functional ops.
+enum class TransformKind { Vmap, Jvp, Linear, Compliance, Functionalize };
 
 class Interpreter {
  public:
