@@ -289,8 +289,8 @@ TensorList custom_jvp(const ImplPtr& fn, const JvpCall& call) {
   if (LinearInterpreter* linear = linearizing_level(call.tangents)) {
     if (fn->def.vjp) return record_linear_step(fn, *linear, std::move(saved), call);
     FUNCSPEC_CHECK(fn->def.jvp != nullptr, ErrorKind::CustomRuleMissing,
-                   "[{}] has neither a vjp nor a jvp rule, and reverse-mode differentiation (grad, vjp, jacrev, "
-                   "linearize) needs one of them",
+                   "[{}] has neither a vjp nor a jvp rule, and linearizing it (grad, vjp, jacrev, linearize) needs "
+                   "one of them",
                    fn->schema.name);
   }
   FUNCSPEC_CHECK(fn->def.jvp != nullptr, ErrorKind::CustomRuleMissing,
