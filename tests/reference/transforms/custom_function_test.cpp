@@ -174,7 +174,7 @@ std::vector<double> oracle_directional(const std::function<TensorList(const Tens
   return values(ops::to_dtype(ops::div(difference, ops::lit(2 * h)), DType::Float64));
 }
 
-double dot(const Tensor& a, const Tensor& b) {
+double tensor_inner_product(const Tensor& a, const Tensor& b) {
   return values(ops::sum(ops::mul(ops::to_dtype(a, DType::Float64), ops::to_dtype(b, DType::Float64))))[0];
 }
 
@@ -411,9 +411,10 @@ TEST(CustomFunctionForward, JvpIsTheTransposeOfVjp) {
   const Tensor v0 = random_values({2, 3}, 13), v1 = random_values({2, 3}, 14);
   const JvpResult forward = jvp(g, primals, {PyTree(u0), PyTree(u1)});
   const PyTree backward = vjp(g, primals).vjp_fn(PyTree::tuple({PyTree(v0), PyTree(v1)}));
-  const double jvp_side =
-      dot(forward.tangent.children()[0].tensor(), v0) + dot(forward.tangent.children()[1].tensor(), v1);
-  const double vjp_side = dot(u0, backward.children()[0].tensor()) + dot(u1, backward.children()[1].tensor());
+  const double jvp_side = tensor_inner_product(forward.tangent.children()[0].tensor(), v0) +
+                          tensor_inner_product(forward.tangent.children()[1].tensor(), v1);
+  const double vjp_side = tensor_inner_product(u0, backward.children()[0].tensor()) +
+                          tensor_inner_product(u1, backward.children()[1].tensor());
   EXPECT_NEAR(jvp_side, vjp_side, 1e-12 * (1 + std::abs(jvp_side)));
 }
 
