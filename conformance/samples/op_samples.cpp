@@ -78,6 +78,7 @@ OpSampleRegistry& OpSampleRegistry::mutable_instance() {
     register_composite_samples(*r);
     register_random_samples(*r);
     register_dynamic_samples(*r);
+    register_custom_samples(*r);
     return r;
   }();
   return *registry;

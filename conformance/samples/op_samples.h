@@ -93,5 +93,6 @@ void register_index_samples(OpSampleRegistry& registry);
 void register_composite_samples(OpSampleRegistry& registry);
 void register_random_samples(OpSampleRegistry& registry);
 void register_dynamic_samples(OpSampleRegistry& registry);
+void register_custom_samples(OpSampleRegistry& registry);
 
 }  // namespace funcspec::samples

@@ -37,6 +37,8 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::AdAuxStructure: return "ad_aux_structure";
     case ErrorKind::AdInplaceCaptured: return "ad_inplace_captured";
     case ErrorKind::AdInplaceAliased: return "ad_inplace_aliased";
+    case ErrorKind::CustomRuleMissing: return "custom_rule_missing";
+    case ErrorKind::CustomRuleMismatch: return "custom_rule_mismatch";
     case ErrorKind::CompositeNoncompliant: return "composite_noncompliant";
   }
   return "internal";

@@ -48,6 +48,9 @@ enum class ErrorKind {
   AdAuxStructure,            // has_aux with a function that does not return (output, aux)
   AdInplaceCaptured,         // an in-place write of a differentiated value into a tensor from outside the transform
   AdInplaceAliased,          // an in-place write of a differentiated value into a view, or a tensor that has views
+  // Custom transform rules (docs/SPEC.md, CUSTOM; docs/custom-rules.md).
+  CustomRuleMissing,   // a transform needs a rule that the custom function does not define (a jvp for forward mode)
+  CustomRuleMismatch,  // a custom function's forward or rule returned results that do not fit its declaration
   // Checking modes (docs/composite-compliance.md).
   CompositeNoncompliant,  // a composite broke a compliance rule on a checked tensor (data access, item(), out=, ...)
 };

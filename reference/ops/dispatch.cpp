@@ -156,14 +156,16 @@ TensorList call(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
       transforms::check_out_variant_compliant(op, bound_inputs);
     }
     if (!decomposes) {
-      const bool has_op_layer = op.kind != OpKind::View;
+      // A custom function takes its inputs as they are, like its forward (NOTE: [custom functions]).
+      const bool has_op_layer = op.kind != OpKind::View && op.kind != OpKind::Custom;
       return interpreter->process(op, has_op_layer ? canonical_inputs(op, bound_inputs, bound_attrs) : bound_inputs,
                                   bound_attrs);
     }
   }
   switch (op.kind) {
     case OpKind::Composite:
-    case OpKind::OutVariant: return op.decompose(bound_inputs, bound_attrs);
+    case OpKind::OutVariant:
+    case OpKind::Custom: return op.decompose(bound_inputs, bound_attrs);
     case OpKind::InPlace:
       if (op.decompose) return op.decompose(bound_inputs, bound_attrs);
       return run_primitive(op, bound_inputs, bound_attrs);

@@ -1,5 +1,6 @@
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -7,6 +8,10 @@
 #include "reference/ops/attrs.h"
 #include "reference/ops/schema.h"
 #include "reference/random/philox.h"
+
+namespace funcspec::transforms {
+struct OwnRules;
+}
 
 namespace funcspec {
 
@@ -22,7 +27,10 @@ namespace funcspec {
 //   Random          draws from the current generator (NOTE: [random streams]).
 //   DynamicShape    the output shape depends on input values (nonzero, masked_select).
 //   ScalarExtraction turns a one-element tensor into a host value (item, is_nonzero).
-enum class OpKind { Primitive, Composite, View, InPlace, OutVariant, Random, DynamicShape, ScalarExtraction };
+//   Custom           a function with its own transform rules (NOTE: [custom functions]): where no
+//                    transform is visible it runs its forward (decompose); a transform sees it whole,
+//                    as one op, and uses the rules it carries (own_rules) instead of the registries'.
+enum class OpKind { Primitive, Composite, View, InPlace, OutVariant, Random, DynamicShape, ScalarExtraction, Custom };
 
 std::string_view op_kind_name(OpKind kind);
 
@@ -67,7 +75,7 @@ struct OpDef {
   // For derived variants: the functional op they compute with.
   std::string functional;
 
-  // Composite, and derived InPlace / OutVariant ops.
+  // Composite, and derived InPlace / OutVariant ops; for Custom, its forward.
   DecomposeFn decompose;
   // Primitive, Random, DynamicShape, ScalarExtraction, and the in-place primitive copy_.
   CanonicalizeFn canonicalize;  // the op layer: promotion and broadcasting, as op calls
@@ -77,6 +85,9 @@ struct OpDef {
   RandomDrawsFn random_draws;  // blocks drawn; default: the total numel of the outputs
   // View.
   ViewFn view;
+  // Custom, and the linear steps custom functions record (transforms/custom_function.h): transform
+  // rules that come with the op rather than from the rule registries.
+  std::shared_ptr<const transforms::OwnRules> own_rules;
 
   const std::string& name() const { return schema.name; }
 };

@@ -14,6 +14,8 @@ void register_index_ops(OpRegistry& registry);
 void register_composite_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);
 void register_dynamic_ops(OpRegistry& registry);
+// The spec-defined custom functions (docs/SPEC.md, CUSTOM), in custom_ops.cpp.
+void register_custom_ops(OpRegistry& registry);
 // Runs last: derives the in-place (`add_`) and out= (`add.out`) variants of ops registered above.
 void register_variant_ops(OpRegistry& registry);
 }  // namespace funcspec

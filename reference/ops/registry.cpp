@@ -38,6 +38,7 @@ std::string_view op_kind_name(OpKind kind) {
     case OpKind::Random: return "random";
     case OpKind::DynamicShape: return "dynamic-shape";
     case OpKind::ScalarExtraction: return "scalar-extraction";
+    case OpKind::Custom: return "custom";
   }
   return "?";
 }
@@ -57,6 +58,7 @@ OpRegistry& OpRegistry::instance() {
     register_composite_ops(*r);
     register_random_ops(*r);
     register_dynamic_ops(*r);
+    register_custom_ops(*r);
     register_variant_ops(*r);
     r->validate();
     return r;
@@ -111,6 +113,10 @@ void OpRegistry::validate() const {
       case OpKind::Composite:
       case OpKind::OutVariant:
         FUNCSPEC_INTERNAL_ASSERT(op->decompose != nullptr, fmt::format("{} has no decomposition", name));
+        break;
+      case OpKind::Custom:
+        FUNCSPEC_INTERNAL_ASSERT(op->decompose != nullptr && op->own_rules != nullptr,
+                                 fmt::format("{} lacks its forward or its rules", name));
         break;
       case OpKind::InPlace:
         FUNCSPEC_INTERNAL_ASSERT(op->decompose != nullptr || (op->infer && op->cpu_kernel),

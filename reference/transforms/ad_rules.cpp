@@ -5,6 +5,7 @@
 
 #include "reference/api/ops.h"
 #include "reference/core/error.h"
+#include "reference/transforms/custom_function.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -85,8 +86,22 @@ const TransposeRule* AdRuleRegistry::find_transpose(std::string_view op) const {
   return it == transpose_.end() ? nullptr : &it->second;
 }
 
+const JvpRule* AdRuleRegistry::find_jvp(const OpDef& op) const {
+  if (op.own_rules) return op.own_rules->jvp ? &op.own_rules->jvp : nullptr;
+  return find_jvp(op.name());
+}
+
+const TransposeRule* AdRuleRegistry::find_transpose(const OpDef& op) const {
+  if (op.own_rules) return op.own_rules->transpose ? &op.own_rules->transpose : nullptr;
+  return find_transpose(op.name());
+}
+
 bool AdRuleRegistry::non_differentiable(std::string_view op) const {
   return scoped_rule<JvpRule>(op) == nullptr && non_differentiable_.contains(op);
+}
+
+bool AdRuleRegistry::non_differentiable(const OpDef& op) const {
+  return op.own_rules == nullptr && non_differentiable(op.name());
 }
 
 ScopedJvpRule::ScopedJvpRule(std::string op, JvpRule rule) : op_(std::move(op)), rule_(std::move(rule)) {

@@ -67,8 +67,14 @@ class AdRuleRegistry {
   // built-in one.
   const JvpRule* find_jvp(std::string_view op) const;
   const TransposeRule* find_transpose(std::string_view op) const;
+  // The rule of `op` itself: the one it carries when it has own rules (a custom function, NOTE:
+  // [custom functions]; nullptr when it carries none of that sort), else the one found by its name.
+  const JvpRule* find_jvp(const OpDef& op) const;
+  const TransposeRule* find_transpose(const OpDef& op) const;
   // False for an op with a ScopedJvpRule on this thread.
   bool non_differentiable(std::string_view op) const;
+  // False for an op with own rules, whatever its name.
+  bool non_differentiable(const OpDef& op) const;
 
   // The built-in rules (replacements for a scope are not listed).
   const std::map<std::string, JvpRule, std::less<>>& jvp_rules() const { return jvp_; }

@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "reference/core/error.h"
+#include "reference/ops/op_def.h"
+#include "reference/transforms/custom_function.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -39,6 +41,11 @@ const BatchRule* BatchRuleRegistry::find(const std::string& op) const {
   if (const auto scoped = scoped_rules().find(op); scoped != scoped_rules().end()) return scoped->second.back();
   const auto it = rules_.find(op);
   return it == rules_.end() ? nullptr : &it->second;
+}
+
+const BatchRule* BatchRuleRegistry::find(const OpDef& op) const {
+  if (op.own_rules) return op.own_rules->batch ? &op.own_rules->batch : nullptr;
+  return find(op.name());
 }
 
 void BatchRuleRegistry::add(const std::string& op, BatchRule rule) {

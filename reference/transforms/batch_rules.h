@@ -16,6 +16,10 @@
 #include "reference/transforms/batched.h"
 #include "reference/transforms/randomness.h"
 
+namespace funcspec {
+struct OpDef;
+}
+
 namespace funcspec::transforms {
 
 struct BatchContext {
@@ -35,6 +39,9 @@ class BatchRuleRegistry {
   static const BatchRuleRegistry& instance();
   // The op's rule: the innermost ScopedBatchRule of this thread, else the built-in one.
   const BatchRule* find(const std::string& op) const;
+  // The rule of `op` itself: the one it carries when it has own rules (a custom function, NOTE:
+  // [custom functions]; nullptr when it has no vmap rule), else the one found by its name.
+  const BatchRule* find(const OpDef& op) const;
   void add(const std::string& op, BatchRule rule);
   // The built-in rules (replacements for a scope are not listed).
   const std::map<std::string, BatchRule, std::less<>>& all() const { return rules_; }

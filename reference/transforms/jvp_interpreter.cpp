@@ -36,8 +36,8 @@ TensorList JvpInterpreter::process(const OpDef& op, const TensorList& inputs, co
 
   TensorList out_tangents(outputs.size());
   const AdRuleRegistry& registry = AdRuleRegistry::instance();
-  if (differentiate && !registry.non_differentiable(op.name())) {
-    const JvpRule* rule = registry.find_jvp(op.name());
+  if (differentiate && !registry.non_differentiable(op)) {
+    const JvpRule* rule = registry.find_jvp(op);
     FUNCSPEC_INTERNAL_ASSERT(rule != nullptr, fmt::format("{} met a tangent but has no jvp rule and is not declared "
                                                           "non-differentiable",
                                                           op.name()));

@@ -24,6 +24,9 @@ namespace funcspec::transforms {
 
 struct LinearNode {
   const OpDef* op = nullptr;
+  // Owns `op` when it is not the catalogue's: the step a custom function records, made for the
+  // one call (NOTE: [custom functions on the tape] in custom_function.h).
+  std::shared_ptr<const OpDef> owned_op;
   Attrs attrs;
   TensorList constants;                 // undefined where the input is a linear variable
   std::vector<std::int64_t> input_ids;  // the variable at each input, -1 for a constant

@@ -59,7 +59,7 @@ TensorList VmapInterpreter::process(const OpDef& op, const TensorList& inputs, c
   BatchedValues results;
   {
     LowerScope lower(*this);
-    const BatchRule* rule = BatchRuleRegistry::instance().find(op.name());
+    const BatchRule* rule = BatchRuleRegistry::instance().find(op);
     results = rule != nullptr ? (*rule)(values, attrs, context_) : vmap_fallback(op, values, attrs, context_);
   }
   // An op that returns the input it wrote into hands back that very tensor.
