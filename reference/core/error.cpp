@@ -37,6 +37,8 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::AdAuxStructure: return "ad_aux_structure";
     case ErrorKind::AdInplaceCaptured: return "ad_inplace_captured";
     case ErrorKind::AdInplaceAliased: return "ad_inplace_aliased";
+    case ErrorKind::FunctionalizeCapturedMutation: return "functionalize_captured_mutation";
+    case ErrorKind::FunctionalizeAliasedInputs: return "functionalize_aliased_inputs";
     case ErrorKind::CompositeNoncompliant: return "composite_noncompliant";
   }
   return "internal";
