@@ -152,6 +152,10 @@ std::optional<MutatingProgram> rewrite(const GeneratedProgram& program, const st
   Case& c = out.program.program;
   c.program.clear();
   Env env = input_tensors(program.program);
+  for (const conformance::CaseInput& in : c.inputs) {
+    if (const auto* literal = std::get_if<conformance::LiteralSpec>(&in.value))
+      env[in.name] = Tensor::wrapped_scalar(literal->value);
+  }
   std::vector<std::string> extra_outputs;
   int fresh = 0;
   const auto fresh_name = [&](const char* prefix) { return fmt::format("{}{}", prefix, fresh++); };
@@ -246,7 +250,12 @@ conformance::FunctionalizeTransform draw_functionalize() {
 
 PropertyCheck check_preserves(const PropertyContext& context, const ProgramOptions& programs) {
   const MutatingProgram mutating = draw_mutating_program(programs);
-  const std::optional<Case> stacked = apply_stack(mutating.program, *gen_stack_plan(0, 1, {StackTransform::Vmap}));
+  std::vector<StackLevelPlan> stack = *gen_stack_plan(0, 1, {StackTransform::Vmap});
+  // Without chunks: a later chunk's write into an unbatched argument would change what f returned
+  // for an earlier chunk when that result is the argument itself, which functionalize(f) returns
+  // as a fresh tensor (FUNC-1.3).
+  for (StackLevelPlan& level : stack) level.chunk = 0;
+  const std::optional<Case> stacked = apply_stack(mutating.program, stack);
   RC_PRE(stacked.has_value());
   Case functionalized = *stacked;
   functionalized.transforms.push_back(draw_functionalize());

@@ -9,6 +9,7 @@
 #include "property_tests/mutant_backends_test_support.h"
 #include "property_tests/property.h"
 #include "property_tests/property_runner.h"
+#include "reference/ops/registry.h"
 
 namespace funcspec::properties {
 
