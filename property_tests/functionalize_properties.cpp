@@ -342,7 +342,7 @@ void add_functionalize_properties(std::vector<PropertyDef>& out, const ProgramOp
                  "functionalize of a program that writes into its results and arguments, directly and through views, "
                  "under an optional vmap, gives the outputs and the arguments' final values the program gives, or "
                  "raises what it raises",
-                 {"FUNC-1.1", "FUNC-1.2", "FUNC-1.3"},
+                 {"FUNC-1.1", "FUNC-1.2", "FUNC-1.6"},
                  150,
                  "",
                  [programs](PropertyContext& context) { return check_preserves(context, programs); }});
