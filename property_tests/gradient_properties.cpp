@@ -171,10 +171,11 @@ void require_finite(const Case& c) {
 PropertyCheck jvp_equals_finite_differences(PropertyContext& context, const ProgramOptions& programs) {
   ProgramOptions options = differentiable(programs);
   options.floating_dtypes = {DType::Float64};
-  // detach is a stop-gradient by design (AD-5.2): its jvp is zero where differences see the identity.
+  // detach and its copying twin are stop-gradients by design (AD-5.2): their jvp is zero where
+  // differences see the identity.
   const auto admits = options.admits;
   options.admits = [admits](const OpDef& op) {
-    return op.name() != "detach" && !changes_dtype(op) && (!admits || admits(op));
+    return op.name() != "detach" && op.name() != "detach_copy" && !changes_dtype(op) && (!admits || admits(op));
   };
   const Drawn d = draw(options, 1);
   const Case jvp_case = under(d, StackTransform::Jvp);

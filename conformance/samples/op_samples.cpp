@@ -74,6 +74,7 @@ OpSampleRegistry& OpSampleRegistry::mutable_instance() {
     register_linalg_samples(*r);
     register_scan_samples(*r);
     register_view_samples(*r);
+    register_view_copy_samples(*r);
     register_index_samples(*r);
     register_composite_samples(*r);
     register_random_samples(*r);

@@ -89,6 +89,7 @@ void register_reduce_samples(OpSampleRegistry& registry);
 void register_linalg_samples(OpSampleRegistry& registry);
 void register_scan_samples(OpSampleRegistry& registry);
 void register_view_samples(OpSampleRegistry& registry);
+void register_view_copy_samples(OpSampleRegistry& registry);
 void register_index_samples(OpSampleRegistry& registry);
 void register_composite_samples(OpSampleRegistry& registry);
 void register_random_samples(OpSampleRegistry& registry);

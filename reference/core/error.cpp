@@ -39,6 +39,8 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::AdInplaceAliased: return "ad_inplace_aliased";
     case ErrorKind::CustomRuleMissing: return "custom_rule_missing";
     case ErrorKind::CustomRuleMismatch: return "custom_rule_mismatch";
+    case ErrorKind::FunctionalizeCapturedMutation: return "functionalize_captured_mutation";
+    case ErrorKind::FunctionalizeAliasedInputs: return "functionalize_aliased_inputs";
     case ErrorKind::CompositeNoncompliant: return "composite_noncompliant";
   }
   return "internal";

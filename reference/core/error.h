@@ -51,6 +51,9 @@ enum class ErrorKind {
   // Custom transform rules (docs/SPEC.md, CUSTOM; docs/custom-rules.md).
   CustomRuleMissing,   // a transform needs a rule that the custom function does not define (a jvp for forward mode)
   CustomRuleMismatch,  // a custom function's forward or rule returned results that do not fit its declaration
+  // Functionalize (docs/SPEC.md, FUNC).
+  FunctionalizeCapturedMutation,  // a write, inside a functionalized function, into a tensor it neither received nor created
+  FunctionalizeAliasedInputs,     // a write into an argument of a functionalized function that shares memory with another
   // Checking modes (docs/composite-compliance.md).
   CompositeNoncompliant,  // a composite broke a compliance rule on a checked tensor (data access, item(), out=, ...)
 };

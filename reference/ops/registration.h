@@ -10,6 +10,8 @@ void register_reduce_ops(OpRegistry& registry);
 void register_linalg_ops(OpRegistry& registry);
 void register_scan_ops(OpRegistry& registry);
 void register_view_ops(OpRegistry& registry);
+// The copying twins of the views and their scatters (NOTE: [view copies]); after the views.
+void register_view_copy_ops(OpRegistry& registry);
 void register_index_ops(OpRegistry& registry);
 void register_composite_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);

@@ -54,6 +54,7 @@ OpRegistry& OpRegistry::instance() {
     register_linalg_ops(*r);
     register_scan_ops(*r);
     register_view_ops(*r);
+    register_view_copy_ops(*r);
     register_index_ops(*r);
     register_composite_ops(*r);
     register_random_ops(*r);

@@ -50,6 +50,7 @@ const AdRuleRegistry& AdRuleRegistry::instance() {
     register_linalg_ad_rules(r);
     register_scan_ad_rules(r);
     register_view_ad_rules(r);
+    register_view_copy_ad_rules(r);
     register_index_ad_rules(r);
     register_conversion_ad_rules(r);
     register_creation_ad_rules(r);

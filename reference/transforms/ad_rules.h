@@ -120,6 +120,7 @@ void register_reduce_ad_rules(AdRuleRegistry& registry);
 void register_linalg_ad_rules(AdRuleRegistry& registry);
 void register_scan_ad_rules(AdRuleRegistry& registry);
 void register_view_ad_rules(AdRuleRegistry& registry);
+void register_view_copy_ad_rules(AdRuleRegistry& registry);
 void register_index_ad_rules(AdRuleRegistry& registry);
 void register_conversion_ad_rules(AdRuleRegistry& registry);
 void register_creation_ad_rules(AdRuleRegistry& registry);

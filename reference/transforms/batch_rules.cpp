@@ -28,6 +28,7 @@ const BatchRuleRegistry& BatchRuleRegistry::instance() {
     register_linalg_batch_rules(r);
     register_scan_batch_rules(r);
     register_view_batch_rules(r);
+    register_view_copy_batch_rules(r);
     register_index_batch_rules(r);
     register_conversion_batch_rules(r);
     register_creation_batch_rules(r);

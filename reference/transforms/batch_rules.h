@@ -79,6 +79,7 @@ void register_reduce_batch_rules(BatchRuleRegistry& registry);
 void register_linalg_batch_rules(BatchRuleRegistry& registry);
 void register_scan_batch_rules(BatchRuleRegistry& registry);
 void register_view_batch_rules(BatchRuleRegistry& registry);
+void register_view_copy_batch_rules(BatchRuleRegistry& registry);
 void register_index_batch_rules(BatchRuleRegistry& registry);
 void register_conversion_batch_rules(BatchRuleRegistry& registry);
 void register_creation_batch_rules(BatchRuleRegistry& registry);

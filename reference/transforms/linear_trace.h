@@ -42,9 +42,9 @@ class LinearTape {
   Device device(std::int64_t id) const { return devices_.at(static_cast<std::size_t>(id)); }
   std::size_t variable_count() const { return metas_.size(); }
   void record(LinearNode node) { nodes_.push_back(std::move(node)); }
-  // Replaces every saved constant whose values live in `storage` by `copy` of it (before an
-  // in-place write into that storage).
-  void snapshot_constants_sharing(const Storage* storage, const std::function<Tensor(const Tensor&)>& copy);
+  // Replaces every saved constant whose values live in `memory` (a storage, or a functionalize alias
+  // group) by `copy` of it (before an in-place write into that memory).
+  void snapshot_constants_sharing(const void* memory, const std::function<Tensor(const Tensor&)>& copy);
   const std::vector<LinearNode>& nodes() const { return nodes_; }
 
   // The values of `outputs` given the values of `inputs` (undefined: zero): the forward linear map.
