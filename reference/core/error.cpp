@@ -37,6 +37,9 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::AdAuxStructure: return "ad_aux_structure";
     case ErrorKind::AdInplaceCaptured: return "ad_inplace_captured";
     case ErrorKind::AdInplaceAliased: return "ad_inplace_aliased";
+    case ErrorKind::ModuleStateMismatch: return "module_state_mismatch";
+    case ErrorKind::ModuleStateConflict: return "module_state_conflict";
+    case ErrorKind::ModuleStructureMismatch: return "module_structure_mismatch";
     case ErrorKind::CompositeNoncompliant: return "composite_noncompliant";
   }
   return "internal";

@@ -48,6 +48,10 @@ enum class ErrorKind {
   AdAuxStructure,            // has_aux with a function that does not return (output, aux)
   AdInplaceCaptured,         // an in-place write of a differentiated value into a tensor from outside the transform
   AdInplaceAliased,          // an in-place write of a differentiated value into a view, or a tensor that has views
+  // Modules (docs/SPEC.md, MOD; docs/modules.md).
+  ModuleStateMismatch,      // functional_call state that does not fit the module (name missing or unknown, shape)
+  ModuleStateConflict,      // functional_call state giving a name two values (a key in two dicts, tied names)
+  ModuleStructureMismatch,  // stack_module_state over models whose state names, shapes, dtypes or classes differ
   // Checking modes (docs/composite-compliance.md).
   CompositeNoncompliant,  // a composite broke a compliance rule on a checked tensor (data access, item(), out=, ...)
 };
