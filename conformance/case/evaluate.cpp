@@ -477,7 +477,8 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
             return PyTree::tuple(out);
           };
         } else if constexpr (std::is_same_v<T, HessianTransform>) {
-          PyFunction h = transforms::hessian(with_aux_pair(std::move(f), false, false), engine_argnums(t.argnums, signature));
+          PyFunction h =
+              transforms::hessian(with_aux_pair(std::move(f), false, false), engine_argnums(t.argnums, signature));
           return [h](const std::vector<PyTree>& args) { return PyTree::tuple(flat(h(args))); };
         } else if constexpr (std::is_same_v<T, FunctionalCallTransform>) {
           return functional_call_transform(std::move(f), t, signature);

@@ -126,7 +126,8 @@ CaseSignature::CaseSignature(const Case& c, std::size_t first_transform) {
   }
 }
 
-std::vector<PyTree> CaseSignature::arguments_from(const std::function<PyTree(const std::string& input)>& value_of) const {
+std::vector<PyTree> CaseSignature::arguments_from(
+    const std::function<PyTree(const std::string& input)>& value_of) const {
   std::vector<PyTree> values;
   for (const CaseArgument& a : arguments_) {
     if (!a.state) {
@@ -157,7 +158,8 @@ PyTree CaseSignature::in_dims(const DimSpec& spec) const {
           continue;
         }
         std::vector<std::pair<std::string, PyTree>> members;
-        for (const std::string& m : a.members) members.emplace_back(m, dim_leaf(named_dim(spec, m).value_or(std::nullopt)));
+        for (const std::string& m : a.members)
+          members.emplace_back(m, dim_leaf(named_dim(spec, m).value_or(std::nullopt)));
         items.push_back(PyTree::dict(std::move(members)));
       }
       return PyTree::tuple(std::move(items));

@@ -33,8 +33,7 @@ BatchNorm1d::BatchNorm1d(std::int64_t num_features, BatchNormOptions batch_norm,
   const bool track = batch_norm.track_running_stats;
   register_buffer("running_mean", track ? init::filled({num_features}, 0, options) : Tensor());
   register_buffer("running_var", track ? init::filled({num_features}, 1, options) : Tensor());
-  register_buffer("num_batches_tracked",
-                  track ? init::filled({}, 0, {DType::Int64, options.device}) : Tensor());
+  register_buffer("num_batches_tracked", track ? init::filled({}, 0, {DType::Int64, options.device}) : Tensor());
 }
 
 void BatchNorm1d::remove_running_stats() {
@@ -49,7 +48,8 @@ Tensor BatchNorm1d::forward_tensor(const Tensor& input) {
                  "[BatchNorm1d] input of shape {} has {} channels (dim 1) but the module has num_features {}",
                  shape_to_string(input.shape()), input.size(1), num_features_);
   const bool with_length = input.dim() == 3;
-  const std::vector<std::int64_t> reduced = with_length ? std::vector<std::int64_t>{0, 2} : std::vector<std::int64_t>{0};
+  const std::vector<std::int64_t> reduced =
+      with_length ? std::vector<std::int64_t>{0, 2} : std::vector<std::int64_t>{0};
   // Per-channel statistics broadcast against the input: [1, C] or [1, C, 1].
   const std::vector<std::int64_t> channel_shape =
       with_length ? std::vector<std::int64_t>{1, num_features_, 1} : std::vector<std::int64_t>{1, num_features_};
@@ -69,7 +69,8 @@ Tensor BatchNorm1d::forward_tensor(const Tensor& input) {
     variance = ops::mean(ops::mul(centered, centered), reduced);
     if (training() && track_running_stats_ && running_mean.defined() && running_var.defined()) {
       const Tensor& batches = buffer("num_batches_tracked");
-      const Tensor unbiased = ops::mul(ops::detach(variance), ops::lit(static_cast<double>(n) / static_cast<double>(n - 1)));
+      const Tensor unbiased =
+          ops::mul(ops::detach(variance), ops::lit(static_cast<double>(n) / static_cast<double>(n - 1)));
       const auto blend = [&](const Tensor& running, const Tensor& batch) {
         if (momentum_) {
           return ops::add(ops::mul(batch, ops::lit(*momentum_)), ops::mul(running, ops::lit(1.0 - *momentum_)));

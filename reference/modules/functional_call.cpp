@@ -160,8 +160,8 @@ void check_fits(const Module& module, const StateEntries& entries, bool strict) 
   for (const auto& [name, value] : entries) {
     const Tensor& own = module.state(name);
     FUNCSPEC_CHECK(value.shape() == own.shape(), ErrorKind::ModuleStateMismatch,
-                   "[functional_call] of {}: state '{}' has shape {} but the module's has shape {}",
-                   module.type_name(), name, shape_to_string(value.shape()), shape_to_string(own.shape()));
+                   "[functional_call] of {}: state '{}' has shape {} but the module's has shape {}", module.type_name(),
+                   name, shape_to_string(value.shape()), shape_to_string(own.shape()));
   }
 }
 
@@ -184,8 +184,8 @@ class SwappedState {
 
 }  // namespace
 
-PyTree functional_call(Module& module, const PyTree& parameters_and_buffers, const PyTree& args,
-                       const PyTree& kwargs, FunctionalCallOptions options) {
+PyTree functional_call(Module& module, const PyTree& parameters_and_buffers, const PyTree& args, const PyTree& kwargs,
+                       FunctionalCallOptions options) {
   FUNCSPEC_CHECK(kwargs.is_none() || kwargs.kind() == PyTree::Kind::Dict, ErrorKind::InvalidArgument,
                  "[functional_call] of {}: kwargs must be a dict or None, got {}", module.type_name(),
                  kwargs.describe());

@@ -152,8 +152,8 @@ namespace {
 NamedTensors first_names_only(NamedTensors all) {
   NamedTensors unique;
   for (auto& entry : all) {
-    const bool seen = std::any_of(unique.begin(), unique.end(),
-                                  [&](const auto& kept) { return kept.second.is_same(entry.second); });
+    const bool seen =
+        std::any_of(unique.begin(), unique.end(), [&](const auto& kept) { return kept.second.is_same(entry.second); });
     if (!seen) unique.push_back(std::move(entry));
   }
   return unique;

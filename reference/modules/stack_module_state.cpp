@@ -44,7 +44,8 @@ StackedState stack_module_state(const std::vector<const Module*>& models) {
                    models[0]->type_name());
     FUNCSPEC_CHECK(models[m]->training() == models[0]->training(), ErrorKind::ModuleStructureMismatch,
                    "[stack_module_state] model {} is in {} mode but model 0 in {} mode", m,
-                   models[m]->training() ? "training" : "evaluation", models[0]->training() ? "training" : "evaluation");
+                   models[m]->training() ? "training" : "evaluation",
+                   models[0]->training() ? "training" : "evaluation");
   }
   std::vector<NamedTensors> parameters;
   std::vector<NamedTensors> buffers;

@@ -24,8 +24,7 @@ struct StackedState {
 StackedState stack_module_state(const std::vector<const Module*>& models);
 
 template <typename M>
-  requires std::derived_from<M, Module>
-StackedState stack_module_state(const std::vector<std::shared_ptr<M>>& models) {
+requires std::derived_from<M, Module> StackedState stack_module_state(const std::vector<std::shared_ptr<M>>& models) {
   std::vector<const Module*> raw;
   raw.reserve(models.size());
   for (const auto& m : models) raw.push_back(m.get());

@@ -62,9 +62,9 @@ TEST(BatchNormTraining, TheLengthDimIsPartOfEachChannelsStatistics) {
 
 TEST(BatchNormTraining, MomentumNoneIsTheCumulativeAverageOfTheBatches) {
   BatchNorm1d norm(2, {.momentum = std::nullopt}, kFloat64);
-  (void)norm(three_rows());                          // means [3, 6], unbiased variances [4, 16]
-  (void)norm(from_values({0, 0, 2, 4}, {2, 2}));    // means [1, 2], unbiased variances [2, 8]
-  (void)norm(from_values({2, 1, 4, 1}, {2, 2}));    // means [3, 1], unbiased variances [2, 0]
+  (void)norm(three_rows());                       // means [3, 6], unbiased variances [4, 16]
+  (void)norm(from_values({0, 0, 2, 4}, {2, 2}));  // means [1, 2], unbiased variances [2, 8]
+  (void)norm(from_values({2, 1, 4, 1}, {2, 2}));  // means [3, 1], unbiased variances [2, 0]
   expect_same(values(norm.buffer("running_mean")), {7.0 / 3, 3.0}, 1e-15);
   expect_same(values(norm.buffer("running_var")), {8.0 / 3, 8.0}, 1e-15);
   EXPECT_EQ(values(norm.buffer("num_batches_tracked")), std::vector<double>{3});
@@ -104,9 +104,9 @@ TEST(BatchNormTraining, GradientsFlowThroughTheBatchStatistics) {
   const Tensor x = normal_tensor({4, 3}, 5);
   const Tensor w = normal_tensor({4, 3}, 6);
   const auto loss = [&](const Tensor& input) { return ops::sum(ops::mul(ops::tanh(norm(input)), w)); };
-  const Tensor g = transforms::grad([&](const std::vector<PyTree>& args) { return PyTree(loss(args[0].tensor())); })(
-                       {PyTree(x)})
-                       .tensor();
+  const Tensor g =
+      transforms::grad([&](const std::vector<PyTree>& args) { return PyTree(loss(args[0].tensor())); })({PyTree(x)})
+          .tensor();
   const Tensor oracle_w = ops::to_dtype(w, DType::Oracle);
   const PyTree expected = testing_support::oracle_gradient(
       [&](const PyTree& at) { return ops::sum(ops::mul(ops::tanh(norm(at.tensor())), oracle_w)); }, PyTree(x));

@@ -136,8 +136,9 @@ TEST(FunctionalCall, PutsTheModulesTensorsBackWhenForwardThrows) {
   Linear model(3, 2, true, kFloat64);
   const StateSnapshot snapshot(model);
   const PyTree state = PyTree::dict({{"weight", normal_tensor({2, 3}, 1)}});
-  expect_error_kind(ErrorKind::ShapeMismatch,
-                    [&] { (void)functional_call(model, state, PyTree(normal_tensor({5, 4}, 3))); });
+  expect_error_kind(ErrorKind::ShapeMismatch, [&] {
+    (void)functional_call(model, state, PyTree(normal_tensor({5, 4}, 3)));
+  });
   snapshot.expect_unchanged();
 }
 
@@ -163,8 +164,7 @@ TEST(FunctionalCall, ATupleOfDictsIsOneStateAndArgsAndKwargsReachForward) {
   const Tensor y = functional_call(model, PyTree::tuple({weight, bias}), PyTree::tuple({x}),
                                    PyTree::dict({{"scale", scale}}), {.strict = true})
                        .tensor();
-  const Tensor expected =
-      ops::mul(ops::linear(x, entry(weight, "linear.weight"), entry(bias, "linear.bias")), scale);
+  const Tensor expected = ops::mul(ops::linear(x, entry(weight, "linear.weight"), entry(bias, "linear.bias")), scale);
   EXPECT_EQ(values(y), values(expected));
 }
 
@@ -209,7 +209,8 @@ TEST(FunctionalCallErrors, AShapeOtherThanTheModulesIsModuleStateMismatch) {
   Linear model(3, 2, true, kFloat64);
   const StateSnapshot snapshot(model);
   expect_error_kind(ErrorKind::ModuleStateMismatch, [&] {
-    (void)functional_call(model, PyTree::dict({{"weight", normal_tensor({3, 3}, 1)}}), PyTree(normal_tensor({1, 3}, 1)));
+    (void)functional_call(model, PyTree::dict({{"weight", normal_tensor({3, 3}, 1)}}),
+                          PyTree(normal_tensor({1, 3}, 1)));
   });
   snapshot.expect_unchanged();
 }
@@ -219,19 +220,23 @@ TEST(FunctionalCallErrors, ANameInTwoDictsIsModuleStateConflict) {
   const StateSnapshot snapshot(model);
   const PyTree a = PyTree::dict({{"weight", normal_tensor({2, 3}, 1)}});
   const PyTree b = PyTree::dict({{"bias", normal_tensor({2}, 2)}, {"weight", normal_tensor({2, 3}, 3)}});
-  expect_error_kind(ErrorKind::ModuleStateConflict,
-                    [&] { (void)functional_call(model, PyTree::tuple({a, b}), PyTree(normal_tensor({1, 3}, 1))); });
+  expect_error_kind(ErrorKind::ModuleStateConflict, [&] {
+    (void)functional_call(model, PyTree::tuple({a, b}), PyTree(normal_tensor({1, 3}, 1)));
+  });
   snapshot.expect_unchanged();
 }
 
 TEST(FunctionalCallErrors, StateThatIsNotDictsOfTensorsIsRefused) {
   Linear model(3, 2, true, kFloat64);
   const PyTree x(normal_tensor({1, 3}, 1));
-  expect_error_kind(ErrorKind::InvalidArgument, [&] { (void)functional_call(model, PyTree(normal_tensor({2}, 1)), x); });
   expect_error_kind(ErrorKind::InvalidArgument,
-                    [&] { (void)functional_call(model, PyTree::tuple({PyTree::dict({}), PyTree(1)}), x); });
-  expect_error_kind(ErrorKind::ModuleStateMismatch,
-                    [&] { (void)functional_call(model, PyTree::dict({{"weight", PyTree(2)}}), x); });
+                    [&] { (void)functional_call(model, PyTree(normal_tensor({2}, 1)), x); });
+  expect_error_kind(ErrorKind::InvalidArgument, [&] {
+    (void)functional_call(model, PyTree::tuple({PyTree::dict({}), PyTree(1)}), x);
+  });
+  expect_error_kind(ErrorKind::ModuleStateMismatch, [&] {
+    (void)functional_call(model, PyTree::dict({{"weight", PyTree(2)}}), x);
+  });
   expect_error_kind(ErrorKind::InvalidArgument,
                     [&] { (void)functional_call(model, PyTree::dict({}), x, PyTree::tuple({})); });
 }
@@ -304,9 +309,7 @@ TEST(FunctionalCallTransforms, SeedJacrevWithArgnums1IsTheJacobianOfEachParamete
   const Tensor inputs = ops::randn({64, 3});
   Linear model(3, 3);
   const PyTree params = params_of(model);
-  const PyFunction call = [&](const std::vector<PyTree>& args) {
-    return functional_call(model, args[1], args[2]);
-  };
+  const PyFunction call = [&](const std::vector<PyTree>& args) { return functional_call(model, args[1], args[2]); };
   transforms::JacrevOptions options;
   options.argnums = transforms::Argnums::one(1);
   const PyTree jacobians = transforms::jacrev(call, options)({PyTree::none(), params, PyTree::tuple({inputs})});
@@ -359,8 +362,11 @@ TEST(FunctionalCallTransforms, PerSampleGradientsEqualTheLoopOverTheBatch) {
       const PyTree oracle_t(ops::to_dtype(tb.tensor(), DType::Oracle));
       const PyFunction loss = example_loss(*model);
       expect_trees_near(looped,
-                        oracle_gradient([&](const PyTree& at) { return loss({at, oracle_x, oracle_t}).tensor(); },
-                                        params),
+                        oracle_gradient(
+                            [&](const PyTree& at) {
+                              return loss({at, oracle_x, oracle_t}).tensor();
+                            },
+                            params),
                         1e-12);
     }
   }
@@ -430,9 +436,9 @@ TEST(FunctionalCallTransforms, HessianWithRespectToTheParameterDictEqualsSecondD
   std::vector<double> expected;
   for (std::size_t i = 0; i < 3; ++i) {
     for (std::size_t j = 0; j < 3; ++j) {
-      const Tensor second = ops::div(
-          ops::add(ops::sub(ops::sub(at(i, h, j, h), at(i, h, j, -h)), at(i, -h, j, h)), at(i, -h, j, -h)),
-          ops::lit(4 * h * h));
+      const Tensor second =
+          ops::div(ops::add(ops::sub(ops::sub(at(i, h, j, h), at(i, h, j, -h)), at(i, -h, j, h)), at(i, -h, j, -h)),
+                   ops::lit(4 * h * h));
       expected.push_back(values(second)[0]);
     }
   }

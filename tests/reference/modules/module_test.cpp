@@ -77,9 +77,7 @@ class TiedAutoencoder : public TensorModule {
 
  protected:
   TiedAutoencoder(const TiedAutoencoder&) = default;
-  std::shared_ptr<Module> shallow_copy() const override {
-    return std::shared_ptr<Module>(new TiedAutoencoder(*this));
-  }
+  std::shared_ptr<Module> shallow_copy() const override { return std::shared_ptr<Module>(new TiedAutoencoder(*this)); }
 };
 
 TEST(ModuleState, NamesAreDottedPathsInRegistrationOrder) {
@@ -267,8 +265,9 @@ TEST(ModuleLayers, ForwardRefusesArgumentsItDoesNotTake) {
   Linear model(3, 2, true, kFloat64);
   const Tensor x = normal_tensor({1, 3}, 1);
   expect_error_kind(ErrorKind::InvalidArgument, [&] { (void)model({PyTree(x), PyTree(x)}); });
-  expect_error_kind(ErrorKind::InvalidArgument,
-                    [&] { (void)model({PyTree(x)}, PyTree::dict({{"scale", PyTree(x)}})); });
+  expect_error_kind(ErrorKind::InvalidArgument, [&] {
+    (void)model({PyTree(x)}, PyTree::dict({{"scale", PyTree(x)}}));
+  });
   expect_error_kind(ErrorKind::ShapeMismatch, [&] { (void)model(normal_tensor({1, 4}, 1)); });
   expect_error_kind(ErrorKind::UnknownOp, [] { Activation("Nope", "no_such_op"); });
 }

@@ -28,7 +28,8 @@ using transforms::PyFunction;
 
 constexpr ModuleOptions kFloat64{DType::Float64, Device::Cpu};
 
-std::vector<std::shared_ptr<Linear>> linear_models(int count, std::int64_t in, std::int64_t out, ModuleOptions options) {
+std::vector<std::shared_ptr<Linear>> linear_models(int count, std::int64_t in, std::int64_t out,
+                                                   ModuleOptions options) {
   std::vector<std::shared_ptr<Linear>> models;
   for (int i = 0; i < count; ++i) models.push_back(std::make_shared<Linear>(in, out, true, options));
   return models;
@@ -81,8 +82,7 @@ TEST(StackModuleState, SeedEnsemblingWithAMinibatchPerModelEqualsTheLoop) {
       transforms::vmap(call, in_dims({0, 0, 0}))({state.parameters, state.buffers, PyTree(minibatches)}).tensor();
   for (int m = 0; m < 5; ++m) {
     testing_support::expect_same(values(ops::select(output, 0, m)),
-                                 values((*models[static_cast<std::size_t>(m)])(ops::select(minibatches, 0, m))),
-                                 1e-15);
+                                 values((*models[static_cast<std::size_t>(m)])(ops::select(minibatches, 0, m))), 1e-15);
   }
 }
 
@@ -90,8 +90,9 @@ TEST(StackModuleState, StacksEachNameAlongANewDim0) {
   random::GeneratorScope seed(203);
   std::vector<std::shared_ptr<Sequential>> models;
   for (int i = 0; i < 3; ++i) {
-    models.push_back(std::make_shared<Sequential>(std::vector<std::shared_ptr<Module>>{
-        std::make_shared<Linear>(2, 4, true, kFloat64), std::make_shared<BatchNorm1d>(4, BatchNormOptions{}, kFloat64)}));
+    models.push_back(std::make_shared<Sequential>(
+        std::vector<std::shared_ptr<Module>>{std::make_shared<Linear>(2, 4, true, kFloat64),
+                                             std::make_shared<BatchNorm1d>(4, BatchNormOptions{}, kFloat64)}));
     ops::fill_(models.back()->state("1.running_mean"), static_cast<double>(i));
   }
   const StackedState state = stack_module_state(models);
@@ -147,9 +148,8 @@ TEST(StackModuleState, EnsembleGradientsEqualTheLoopOverTheModels) {
     return PyTree(ops::mse_loss(functional_call(*base, args[0], args[1]).tensor(), args[2].tensor()));
   };
   const StackedState state = stack_module_state(models);
-  const PyTree grads =
-      transforms::vmap(transforms::grad(loss), in_dims({0, PyTree::none(), PyTree::none()}))(
-          {state.parameters, PyTree(x), PyTree(t)});
+  const PyTree grads = transforms::vmap(
+      transforms::grad(loss), in_dims({0, PyTree::none(), PyTree::none()}))({state.parameters, PyTree(x), PyTree(t)});
   for (std::size_t m = 0; m < models.size(); ++m) {
     SCOPED_TRACE(m);
     const PyTree own = state_dict_of(models[m]->named_parameters());
