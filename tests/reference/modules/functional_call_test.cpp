@@ -289,7 +289,9 @@ TEST(FunctionalCallTransforms, SeedGradOfAnMseLossEqualsFiniteDifferencesInTheOr
     const Tensor prediction = functional_call(model, args[0], PyTree::tuple({args[1]})).tensor();
     return PyTree(ops::mse_loss(prediction, args[2].tensor()));
   };
+  const StateSnapshot snapshot(model);
   const PyTree grads = transforms::grad(compute_loss)({params, PyTree(inputs), PyTree(targets)});
+  snapshot.expect_unchanged();
   ASSERT_EQ(grads.keys(), (std::vector<std::string>{"weight", "bias"}));
   EXPECT_EQ(entry(grads, "weight").dtype(), DType::Float32);
   const Tensor oracle_inputs = ops::to_dtype(inputs, DType::Oracle);
@@ -310,24 +312,30 @@ TEST(FunctionalCallTransforms, SeedJacrevWithArgnums1IsTheJacobianOfEachParamete
   Linear model(3, 3);
   const PyTree params = params_of(model);
   const PyFunction call = [&](const std::vector<PyTree>& args) { return functional_call(model, args[1], args[2]); };
-  transforms::JacrevOptions options;
-  options.argnums = transforms::Argnums::one(1);
-  const PyTree jacobians = transforms::jacrev(call, options)({PyTree::none(), params, PyTree::tuple({inputs})});
-  // y[i, j] = sum_l x[i, l] w[j, l] + b[j]: dy[i, j]/dw[k, l] = (j == k) x[i, l], dy[i, j]/db[k] = (j == k).
-  const Tensor& jw = entry(jacobians, "weight");
-  const Tensor& jb = entry(jacobians, "bias");
-  ASSERT_EQ(jw.shape(), (Shape{64, 3, 3, 3}));
-  ASSERT_EQ(jb.shape(), (Shape{64, 3, 3}));
-  const std::vector<double> x = values(inputs), w = values(jw), b = values(jb);
-  for (std::size_t i = 0; i < 64; ++i) {
-    for (std::size_t j = 0; j < 3; ++j) {
-      for (std::size_t k = 0; k < 3; ++k) {
-        EXPECT_EQ(b[(i * 3 + j) * 3 + k], j == k ? 1.0 : 0.0);
-        for (std::size_t l = 0; l < 3; ++l)
-          EXPECT_EQ(w[((i * 3 + j) * 3 + k) * 3 + l], j == k ? x[i * 3 + l] : 0.0) << i << j << k << l;
+  const StateSnapshot snapshot(model);
+  transforms::JacrevOptions reverse;
+  reverse.argnums = transforms::Argnums::one(1);
+  transforms::JacfwdOptions forward;
+  forward.argnums = transforms::Argnums::one(1);
+  const std::vector<PyTree> args{PyTree::none(), params, PyTree::tuple({inputs})};
+  for (const PyTree& jacobians : {transforms::jacrev(call, reverse)(args), transforms::jacfwd(call, forward)(args)}) {
+    // y[i, j] = sum_l x[i, l] w[j, l] + b[j]: dy[i, j]/dw[k, l] = (j == k) x[i, l], dy[i, j]/db[k] = (j == k).
+    const Tensor& jw = entry(jacobians, "weight");
+    const Tensor& jb = entry(jacobians, "bias");
+    ASSERT_EQ(jw.shape(), (Shape{64, 3, 3, 3}));
+    ASSERT_EQ(jb.shape(), (Shape{64, 3, 3}));
+    const std::vector<double> x = values(inputs), w = values(jw), b = values(jb);
+    for (std::size_t i = 0; i < 64; ++i) {
+      for (std::size_t j = 0; j < 3; ++j) {
+        for (std::size_t k = 0; k < 3; ++k) {
+          EXPECT_EQ(b[(i * 3 + j) * 3 + k], j == k ? 1.0 : 0.0);
+          for (std::size_t l = 0; l < 3; ++l)
+            EXPECT_EQ(w[((i * 3 + j) * 3 + k) * 3 + l], j == k ? x[i * 3 + l] : 0.0) << i << j << k << l;
+        }
       }
     }
   }
+  snapshot.expect_unchanged();
 }
 
 // The loss of one example through an MLP: the per-sample gradient's function.

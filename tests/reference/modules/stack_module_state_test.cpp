@@ -65,6 +65,10 @@ TEST(StackModuleState, SeedEnsemblingEqualsTheLoopOverTheModels) {
   const Tensor output =
       transforms::vmap(call_single_model, in_dims({0, 0, PyTree::none()}))({params, buffers, PyTree(data)}).tensor();
   ASSERT_EQ(output.shape(), (Shape{num_models, batch_size, out_features}));
+  for (const auto& [name, tensor] : base_model->named_parameters()) {  // its own again: meta, no batched wrapper
+    EXPECT_EQ(tensor.device(), Device::Meta) << name;
+    EXPECT_EQ(tensor.payload(), nullptr) << name;
+  }
   for (int m = 0; m < num_models; ++m)
     testing_support::expect_same(values(ops::select(output, 0, m)), values((*models[m])(data)), 1e-6);
 }
