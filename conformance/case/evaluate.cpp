@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 
+#include "conformance/case/functional_call_transform.h"
 #include "conformance/case/functionalize_transform.h"
 #include "reference/backends/cpu/strided_loop.h"
 #include "reference/ops/dispatch.h"
@@ -283,14 +284,6 @@ transforms::PyTree dims_tree(const DimSpec& spec, const std::vector<std::string>
   return leaf(std::nullopt);
 }
 
-// The first transform the reference engine does not have yet, if any.
-std::optional<std::string> missing_transform(const Case& c) {
-  for (const Transform& t : c.transforms) {
-    if (std::holds_alternative<FunctionalCallTransform>(t)) return std::string(transform_name(t));
-  }
-  return std::nullopt;
-}
-
 using transforms::PyFunction;
 using transforms::PyTree;
 
@@ -311,8 +304,8 @@ PyFunction with_aux_pair(PyFunction f, bool has_aux, bool single_output) {
   };
 }
 
-// The argument positions argnums selects (names resolve to input positions).
-transforms::Argnums engine_argnums(const ArgNums& argnums, const Case& c) {
+// The argument positions argnums selects (names resolve to argument positions).
+transforms::Argnums engine_argnums(const ArgNums& argnums, const CaseSignature& signature) {
   transforms::Argnums out;
   out.positions.clear();
   out.tuple = true;
@@ -321,10 +314,7 @@ transforms::Argnums engine_argnums(const ArgNums& argnums, const Case& c) {
       out.positions.push_back(*position);
       continue;
     }
-    const std::string& name = std::get<std::string>(selector);
-    for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-      if (c.inputs[i].name == name) out.positions.push_back(static_cast<std::int64_t>(i));
-    }
+    out.positions.push_back(signature.position(std::get<std::string>(selector)));
   }
   return out;
 }
@@ -341,21 +331,46 @@ bool is_floating_input(const CaseInput& in) {
   return spec != nullptr && is_floating(spec->data.dtype);
 }
 
-// `f` as a function of the arguments at `positions` alone, the others fixed at `args`.
+// The leaves of the arguments that stand for floating tensor inputs (what vjp and linearize
+// differentiate), as leaf positions; a module state's members are leaves of one argument.
+std::vector<std::size_t> floating_leaves(const Case& c, const CaseSignature& signature) {
+  std::vector<std::size_t> positions;
+  const std::vector<std::string> inputs = signature.leaf_inputs();
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const CaseInput* in = c.find_input(inputs[k]);
+    if (in != nullptr && is_floating_input(*in)) positions.push_back(k);
+  }
+  return positions;
+}
+
+// `f` as a function of the argument leaves at `positions` alone, the others fixed at `args`.
 PyFunction closed_over(const PyFunction& f, const std::vector<PyTree>& args,
                        const std::vector<std::size_t>& positions) {
-  return [f, args, positions](const std::vector<PyTree>& chosen) {
-    std::vector<PyTree> all = args;
-    for (std::size_t k = 0; k < positions.size(); ++k) all[positions[k]] = chosen[k];
-    return f(all);
+  return [f, all = PyTree::tuple(args), positions](const std::vector<PyTree>& chosen) {
+    std::vector<PyTree> leaves = all.leaves();
+    for (std::size_t k = 0; k < positions.size(); ++k) leaves[positions[k]] = chosen[k];
+    return f(all.with_leaves(leaves).children());
   };
 }
 
+// Values for the leaves at `positions`, reordered from leaf order to the order of the case's inputs
+// (the order result_names gives per-input results in).
+std::vector<PyTree> in_input_order(const Case& c, const CaseSignature& signature,
+                                   const std::vector<std::size_t>& positions, const std::vector<PyTree>& values) {
+  const std::vector<std::string> inputs = signature.leaf_inputs();
+  std::vector<PyTree> ordered;
+  for (const CaseInput& in : c.inputs) {
+    for (std::size_t k = 0; k < positions.size(); ++k) {
+      if (inputs[positions[k]] == in.name) ordered.push_back(values.at(k));
+    }
+  }
+  return ordered;
+}
+
+// `signature`: the arguments of `f` (NOTE: [case functional_call]).
 PyFunction apply_transform(PyFunction f, const Transform& transform, const Case& c,
-                           const std::vector<std::string>& inner_results, bool on_meta,
+                           const std::vector<std::string>& inner_results, const CaseSignature& signature, bool on_meta,
                            std::optional<DType> floating_as) {
-  std::vector<std::string> input_names;
-  for (const CaseInput& in : c.inputs) input_names.push_back(in.name);
   const auto tensor_of = [on_meta, floating_as](const TensorSpec& spec) {
     if (on_meta) return materialize_meta_tensor(spec);
     const Tensor t = materialize_tensor(spec);
@@ -366,13 +381,13 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
         using T = std::decay_t<decltype(t)>;
         if constexpr (std::is_same_v<T, VmapTransform>) {
           transforms::VmapOptions options;
-          options.in_dims = dims_tree(t.in_dims, input_names);
+          options.in_dims = signature.in_dims(t.in_dims);
           options.out_dims = dims_tree(t.out_dims, inner_results);
           options.randomness = t.randomness;
           options.chunk_size = t.chunk_size;
           return transforms::vmap(std::move(f), std::move(options));
         } else if constexpr (std::is_same_v<T, GradTransform>) {
-          transforms::GradOptions options{engine_argnums(t.argnums, c), t.has_aux};
+          transforms::GradOptions options{engine_argnums(t.argnums, signature), t.has_aux};
           PyFunction both = transforms::grad_and_value(with_aux_pair(std::move(f), t.has_aux, true), options);
           return [both, t](const std::vector<PyTree>& args) {
             const PyTree r = both(args);  // (grads, value) or (grads, (value, aux))
@@ -389,15 +404,11 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
           if (t.has_aux) outputs.resize(1);
           TensorList cotangents;
           for (const std::string& y : outputs) cotangents.push_back(tensor_of(*named_tensor(t.cotangents, y)));
-          return [f = std::move(f), t, cotangents, &c](const std::vector<PyTree>& args) {
-            std::vector<std::size_t> positions;
+          return [f = std::move(f), t, cotangents, signature, &c](const std::vector<PyTree>& args) {
+            const std::vector<std::size_t> positions = floating_leaves(c, signature);
+            const std::vector<PyTree> leaves = PyTree::tuple(args).leaves();
             std::vector<PyTree> chosen;
-            for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-              if (is_floating_input(c.inputs[i])) {
-                positions.push_back(i);
-                chosen.push_back(args[i]);
-              }
-            }
+            for (std::size_t k : positions) chosen.push_back(leaves[k]);
             const transforms::VjpResult r =
                 transforms::vjp(with_aux_pair(closed_over(f, args, positions), t.has_aux, false), chosen, t.has_aux);
             std::vector<PyTree> cts;
@@ -406,26 +417,25 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
             for (const PyTree& a : flat(r.aux)) {
               if (!a.is_none()) out.push_back(a);
             }
-            for (const PyTree& g : flat(r.vjp_fn(PyTree::tuple(cts)))) out.push_back(g);
+            for (const PyTree& g : in_input_order(c, signature, positions, flat(r.vjp_fn(PyTree::tuple(cts)))))
+              out.push_back(g);
             return PyTree::tuple(out);
           };
         } else if constexpr (std::is_same_v<T, JvpTransform>) {
-          std::vector<PyTree> tangents;
-          for (const CaseInput& in : c.inputs) {
-            const TensorSpec* spec = named_tensor(t.tangents, in.name);
-            tangents.push_back(spec != nullptr ? PyTree(tensor_of(*spec)) : PyTree::none());
-          }
+          const std::vector<PyTree> tangents = signature.arguments_from([&](const std::string& input) {
+            const TensorSpec* spec = named_tensor(t.tangents, input);
+            return spec != nullptr ? PyTree(tensor_of(*spec)) : PyTree::none();
+          });
           if (t.linearize) {
-            return [f = std::move(f), tangents, &c](const std::vector<PyTree>& args) {
-              std::vector<std::size_t> positions;
+            return [f = std::move(f), tangents, signature, &c](const std::vector<PyTree>& args) {
+              const std::vector<std::size_t> positions = floating_leaves(c, signature);
+              const std::vector<PyTree> leaves = PyTree::tuple(args).leaves();
+              const std::vector<PyTree> tangent_leaves = PyTree::tuple(tangents).leaves();
               std::vector<PyTree> chosen;
               std::vector<PyTree> chosen_tangents;
-              for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-                if (is_floating_input(c.inputs[i])) {
-                  positions.push_back(i);
-                  chosen.push_back(args[i]);
-                  chosen_tangents.push_back(tangents[i]);
-                }
+              for (std::size_t k : positions) {
+                chosen.push_back(leaves[k]);
+                chosen_tangents.push_back(tangent_leaves[k]);
               }
               const transforms::LinearizeResult r = transforms::linearize(closed_over(f, args, positions), chosen);
               std::vector<PyTree> out = flat(r.output);
@@ -447,9 +457,9 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
           PyFunction inner = with_aux_pair(std::move(f), t.has_aux, false);
           PyFunction jac;
           if (t.forward) {
-            jac = transforms::jacfwd(std::move(inner), {engine_argnums(t.argnums, c), t.has_aux, t.randomness});
+            jac = transforms::jacfwd(std::move(inner), {engine_argnums(t.argnums, signature), t.has_aux, t.randomness});
           } else {
-            jac = transforms::jacrev(std::move(inner), {engine_argnums(t.argnums, c), t.has_aux, t.chunk_size});
+            jac = transforms::jacrev(std::move(inner), {engine_argnums(t.argnums, signature), t.has_aux, t.chunk_size});
           }
           return [jac, t](const std::vector<PyTree>& args) {
             const PyTree r = jac(args);
@@ -460,10 +470,13 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
             return PyTree::tuple(out);
           };
         } else if constexpr (std::is_same_v<T, HessianTransform>) {
-          PyFunction h = transforms::hessian(with_aux_pair(std::move(f), false, false), engine_argnums(t.argnums, c));
+          PyFunction h =
+              transforms::hessian(with_aux_pair(std::move(f), false, false), engine_argnums(t.argnums, signature));
           return [h](const std::vector<PyTree>& args) { return PyTree::tuple(flat(h(args))); };
         } else if constexpr (std::is_same_v<T, FunctionalizeTransform>) {
           return apply_functionalize(std::move(f), t);
+        } else if constexpr (std::is_same_v<T, FunctionalCallTransform>) {
+          return functional_call_transform(std::move(f), t, signature);
         } else {
           FUNCSPEC_UNREACHABLE("a transform the reference does not have reached the evaluator");
         }
@@ -488,7 +501,8 @@ PyFunction transformed_program(const Case& c, bool on_meta, std::optional<DType>
     // The names of what the function wrapped by transform i returns.
     Case inner = c;
     inner.transforms.assign(c.transforms.begin() + static_cast<std::ptrdiff_t>(i) + 1, c.transforms.end());
-    f = apply_transform(std::move(f), c.transforms[i], c, result_names(inner), on_meta, floating_as);
+    f = apply_transform(std::move(f), c.transforms[i], c, result_names(inner), CaseSignature(c, i + 1), on_meta,
+                        floating_as);
   }
   return f;
 }
@@ -497,14 +511,11 @@ PyFunction transformed_program(const Case& c, bool on_meta, std::optional<DType>
 
 TensorList run_case_program(const Case& c, const std::map<std::string, Tensor, std::less<>>& tensor_inputs,
                             std::optional<DType> transform_tensors_as) {
-  std::vector<transforms::PyTree> args;
-  for (const CaseInput& in : c.inputs) {
-    if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) {
-      args.emplace_back(literal->value);
-    } else {
-      args.emplace_back(tensor_inputs.at(in.name));
-    }
-  }
+  const std::vector<transforms::PyTree> args = CaseSignature(c, 0).arguments_from([&](const std::string& name) {
+    const CaseInput& in = *c.find_input(name);
+    if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) return transforms::PyTree(literal->value);
+    return transforms::PyTree(tensor_inputs.at(in.name));
+  });
   TensorList results;
   for (const transforms::PyTree& leaf : transformed_program(c, false, transform_tensors_as)(args).leaves()) {
     if (!leaf.is_tensor()) throw BrokenProgram(fmt::format("a result is {}, not a tensor", leaf.describe()));
@@ -515,10 +526,6 @@ TensorList run_case_program(const Case& c, const std::map<std::string, Tensor, s
 
 ProgramResult run_on_reference(const Case& c) {
   ProgramResult result;
-  if (const std::optional<std::string> transform = missing_transform(c)) {
-    result.unsupported = fmt::format("the reference has no {} yet", *transform);
-    return result;
-  }
   if (c.device == Device::Cuda) {
     result.unsupported = "the in-process reference runs on cpu and meta; cuda cases need the reference-cuda backend";
     return result;
@@ -526,15 +533,12 @@ ProgramResult run_on_reference(const Case& c) {
   const bool on_meta = c.device == Device::Meta;
   random::GeneratorScope generator(c.seed);
   try {
-    std::vector<transforms::PyTree> args;
-    for (const CaseInput& in : c.inputs) {
-      if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) {
-        args.emplace_back(literal->value);
-      } else {
-        const TensorSpec& spec = std::get<TensorSpec>(in.value);
-        args.emplace_back(on_meta ? materialize_meta_tensor(spec) : materialize_tensor(spec));
-      }
-    }
+    const std::vector<transforms::PyTree> args = CaseSignature(c, 0).arguments_from([&](const std::string& name) {
+      const CaseInput& in = *c.find_input(name);
+      if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) return transforms::PyTree(literal->value);
+      const TensorSpec& spec = std::get<TensorSpec>(in.value);
+      return transforms::PyTree(on_meta ? materialize_meta_tensor(spec) : materialize_tensor(spec));
+    });
     const std::vector<transforms::PyTree> outputs = transformed_program(c, on_meta)(args).children();
     // The transforms rename the results (docs/case-format.md, Transforms).
     const std::vector<std::string> names = result_names(c);

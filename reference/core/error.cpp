@@ -41,6 +41,9 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::CustomRuleMismatch: return "custom_rule_mismatch";
     case ErrorKind::FunctionalizeCapturedMutation: return "functionalize_captured_mutation";
     case ErrorKind::FunctionalizeAliasedInputs: return "functionalize_aliased_inputs";
+    case ErrorKind::ModuleStateMismatch: return "module_state_mismatch";
+    case ErrorKind::ModuleStateConflict: return "module_state_conflict";
+    case ErrorKind::ModuleStructureMismatch: return "module_structure_mismatch";
     case ErrorKind::CompositeNoncompliant: return "composite_noncompliant";
   }
   return "internal";

@@ -54,6 +54,10 @@ enum class ErrorKind {
   // Functionalize (docs/SPEC.md, FUNC).
   FunctionalizeCapturedMutation,  // a write, inside a functionalized function, into a tensor it neither received nor created
   FunctionalizeAliasedInputs,     // a write into an argument of a functionalized function that shares memory with another
+  // Modules (docs/SPEC.md, MOD; docs/modules.md).
+  ModuleStateMismatch,      // functional_call state that does not fit the module (name missing or unknown, shape)
+  ModuleStateConflict,      // functional_call state giving a name two values (a key in two dicts, tied names)
+  ModuleStructureMismatch,  // stack_module_state over models whose state names, shapes, dtypes or classes differ
   // Checking modes (docs/composite-compliance.md).
   CompositeNoncompliant,  // a composite broke a compliance rule on a checked tensor (data access, item(), out=, ...)
 };
