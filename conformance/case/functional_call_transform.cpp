@@ -29,7 +29,7 @@ namespace {
 using transforms::PyFunction;
 using transforms::PyTree;
 
-bool contains(const std::vector<std::string>& names, const std::string& name) {
+bool names_include(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
@@ -74,7 +74,7 @@ class CaseProgramModule : public modules::Module {
     std::vector<PyTree> inner;
     std::size_t next = 0;
     for (const CaseArgument& a : arguments_) {
-      if (!a.state && contains(members_, a.name)) {
+      if (!a.state && names_include(members_, a.name)) {
         inner.emplace_back(state(a.name));
         continue;
       }
@@ -120,7 +120,7 @@ CaseSignature::CaseSignature(const Case& c, std::size_t first_transform) {
     members.insert(members.end(), call->buffers.begin(), call->buffers.end());
     std::vector<CaseArgument> regrouped{{"state", members, true}};
     for (CaseArgument& a : arguments_) {
-      if (a.state || !contains(members, a.name)) regrouped.push_back(std::move(a));
+      if (a.state || !names_include(members, a.name)) regrouped.push_back(std::move(a));
     }
     arguments_ = std::move(regrouped);
   }
@@ -172,7 +172,7 @@ std::int64_t CaseSignature::position(const std::string& name) const {
   for (std::size_t k = 0; k < arguments_.size(); ++k) {
     const CaseArgument& a = arguments_[k];
     if (!a.state && a.name == name) return static_cast<std::int64_t>(k);
-    if (a.state && contains(a.members, name))
+    if (a.state && names_include(a.members, name))
       throw CaseError("", "argnums",
                       fmt::format("'{}' is a member of the module state (argument {}), not an argument of its own; "
                                   "select the state by its position",
@@ -200,8 +200,8 @@ PyFunction functional_call_transform(PyFunction f, const FunctionalCallTransform
         const std::string& name = state.keys()[k];
         const PyTree& value = state.children()[k];
         // Anything else is left undeclared, for functional_call to refuse with its own error.
-        if (value.is_tensor() && contains(members, name))
-          module->declare(name, value.tensor(), contains(transform.parameters, name));
+        if (value.is_tensor() && names_include(members, name))
+          module->declare(name, value.tensor(), names_include(transform.parameters, name));
       }
     }
     const modules::FunctionalCallOptions options{transform.strict, transform.tie_weights};

@@ -24,18 +24,18 @@ using testing_support::entry;
 using testing_support::expect_error_kind;
 using testing_support::expect_same;
 using testing_support::expect_trees_near;
+using testing_support::kFloat64Options;
 using testing_support::normal_tensor;
 using testing_support::values;
 using transforms::PyFunction;
 
-constexpr ModuleOptions kFloat64{DType::Float64, Device::Cpu};
 constexpr double kEps = 1e-5;
 
 // x = [[1, 2], [3, 6], [5, 10]]: channel means [3, 6], biased variances [8/3, 32/3], unbiased [4, 16].
 Tensor three_rows() { return from_values({1, 2, 3, 6, 5, 10}, {3, 2}); }
 
 TEST(BatchNormTraining, NormalizesWithBatchStatisticsAndUpdatesTheRunningOnesAsPyTorch) {
-  BatchNorm1d norm(2, {}, kFloat64);
+  BatchNorm1d norm(2, {}, kFloat64Options);
   const Tensor y = norm(three_rows());
   const double s0 = std::sqrt(8.0 / 3 + kEps), s1 = std::sqrt(32.0 / 3 + kEps);
   expect_same(values(y), {-2 / s0, -4 / s1, 0, 0, 2 / s0, 4 / s1}, 1e-15);
@@ -52,7 +52,7 @@ TEST(BatchNormTraining, NormalizesWithBatchStatisticsAndUpdatesTheRunningOnesAsP
 
 TEST(BatchNormTraining, TheLengthDimIsPartOfEachChannelsStatistics) {
   // [N=2, C=1, L=2]: the channel holds 1, 3, 5, 7: mean 4, biased variance 5, unbiased 20/3.
-  BatchNorm1d norm(1, {.momentum = 0.5}, kFloat64);
+  BatchNorm1d norm(1, {.momentum = 0.5}, kFloat64Options);
   const Tensor y = norm(from_values({1, 3, 5, 7}, {2, 1, 2}));
   const double s = std::sqrt(5 + kEps);
   expect_same(values(y), {-3 / s, -1 / s, 1 / s, 3 / s}, 1e-15);
@@ -61,7 +61,7 @@ TEST(BatchNormTraining, TheLengthDimIsPartOfEachChannelsStatistics) {
 }
 
 TEST(BatchNormTraining, MomentumNoneIsTheCumulativeAverageOfTheBatches) {
-  BatchNorm1d norm(2, {.momentum = std::nullopt}, kFloat64);
+  BatchNorm1d norm(2, {.momentum = std::nullopt}, kFloat64Options);
   (void)norm(three_rows());                       // means [3, 6], unbiased variances [4, 16]
   (void)norm(from_values({0, 0, 2, 4}, {2, 2}));  // means [1, 2], unbiased variances [2, 8]
   (void)norm(from_values({2, 1, 4, 1}, {2, 2}));  // means [3, 1], unbiased variances [2, 0]
@@ -71,7 +71,7 @@ TEST(BatchNormTraining, MomentumNoneIsTheCumulativeAverageOfTheBatches) {
 }
 
 TEST(BatchNormTraining, AffineParametersScaleAndShiftEachChannel) {
-  BatchNorm1d norm(2, {}, kFloat64);
+  BatchNorm1d norm(2, {}, kFloat64Options);
   const PyTree params = PyTree::dict({{"weight", from_values({2, -1}, {2})}, {"bias", from_values({0.5, 1}, {2})}});
   const Tensor y = functional_call(norm, params, PyTree(three_rows())).tensor();
   const double s0 = std::sqrt(8.0 / 3 + kEps), s1 = std::sqrt(32.0 / 3 + kEps);
@@ -79,7 +79,7 @@ TEST(BatchNormTraining, AffineParametersScaleAndShiftEachChannel) {
 }
 
 TEST(BatchNormTraining, OneValuePerChannelAndWrongShapesAreRefused) {
-  BatchNorm1d norm(2, {}, kFloat64);
+  BatchNorm1d norm(2, {}, kFloat64Options);
   expect_error_kind(ErrorKind::InvalidArgument, [&] { (void)norm(from_values({1, 2}, {1, 2})); });
   expect_error_kind(ErrorKind::ShapeMismatch, [&] { (void)norm(from_values({1, 2, 3}, {1, 3})); });
   expect_error_kind(ErrorKind::ShapeMismatch, [&] { (void)norm(from_values({1, 2}, {2})); });
@@ -87,7 +87,7 @@ TEST(BatchNormTraining, OneValuePerChannelAndWrongShapesAreRefused) {
 }
 
 TEST(BatchNormEvaluation, NormalizesWithTheRunningStatisticsAndWritesNothing) {
-  BatchNorm1d norm(2, {}, kFloat64);
+  BatchNorm1d norm(2, {}, kFloat64Options);
   (void)norm(three_rows());  // running mean [0.3, 0.6], variance [1.3, 2.5]
   norm.eval();
   const Tensor y = norm(from_values({1, 1}, {1, 2}));  // one row is fine without batch statistics
@@ -100,7 +100,7 @@ TEST(BatchNormTraining, GradientsFlowThroughTheBatchStatistics) {
   // The loss's derivative with respect to the input, against finite differences in the oracle dtype;
   // the buffer updates in every evaluation are detached bookkeeping and change nothing.
   random::GeneratorScope seed(301);
-  BatchNorm1d norm(3, {}, kFloat64);
+  BatchNorm1d norm(3, {}, kFloat64Options);
   const Tensor x = normal_tensor({4, 3}, 5);
   const Tensor w = normal_tensor({4, 3}, 6);
   const auto loss = [&](const Tensor& input) { return ops::sum(ops::mul(ops::tanh(norm(input)), w)); };
@@ -115,8 +115,9 @@ TEST(BatchNormTraining, GradientsFlowThroughTheBatchStatistics) {
 
 // Linear(3, 4) then BatchNorm1d(4), as one per-example model under vmap.
 std::shared_ptr<Sequential> linear_then_norm() {
-  return std::make_shared<Sequential>(std::vector<std::shared_ptr<Module>>{
-      std::make_shared<Linear>(3, 4, true, kFloat64), std::make_shared<BatchNorm1d>(4, BatchNormOptions{}, kFloat64)});
+  return std::make_shared<Sequential>(
+      std::vector<std::shared_ptr<Module>>{std::make_shared<Linear>(3, 4, true, kFloat64Options),
+                                           std::make_shared<BatchNorm1d>(4, BatchNormOptions{}, kFloat64Options)});
 }
 
 TEST(BatchNormUnderVmap, TrainingModeWritingUnbatchedRunningStatsIsVmapInplaceUnbatched) {

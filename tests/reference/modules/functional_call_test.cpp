@@ -23,12 +23,11 @@ using testing_support::converted;
 using testing_support::entry;
 using testing_support::expect_error_kind;
 using testing_support::expect_trees_near;
+using testing_support::kFloat64Options;
 using testing_support::normal_tensor;
 using testing_support::oracle_gradient;
 using testing_support::values;
 using transforms::PyFunction;
-
-constexpr ModuleOptions kFloat64{DType::Float64, Device::Cpu};
 
 PyTree params_of(const Module& m) { return state_dict_of(m.named_parameters()); }
 PyTree buffers_of(const Module& m) { return state_dict_of(m.named_buffers()); }
@@ -58,7 +57,7 @@ struct StateSnapshot {
 // A module with a keyword argument: linear(x) * scale.
 class ScaledLinear : public Module {
  public:
-  ScaledLinear() { register_module("linear", std::make_shared<Linear>(3, 2, true, kFloat64)); }
+  ScaledLinear() { register_module("linear", std::make_shared<Linear>(3, 2, true, kFloat64Options)); }
   std::string_view type_name() const override { return "ScaledLinear"; }
   PyTree forward(const std::vector<PyTree>& args, const PyTree& kwargs) override {
     const Tensor y = submodule("linear")(args.at(0).tensor());
@@ -74,7 +73,7 @@ class ScaledLinear : public Module {
 class TiedPair : public TensorModule {
  public:
   TiedPair() {
-    auto encoder = std::make_shared<Linear>(2, 3, false, kFloat64);
+    auto encoder = std::make_shared<Linear>(2, 3, false, kFloat64Options);
     register_parameter("decoder_weight", encoder->parameter("weight"));
     register_module("encoder", std::move(encoder));
   }
@@ -115,7 +114,7 @@ TEST(FunctionalCall, SeedLinearGivesTheModulesOwnOutputForItsOwnParameters) {
 
 TEST(FunctionalCall, RunsWithTheGivenTensorsAndLeavesTheModulesOwnAlone) {
   random::GeneratorScope seed(102);
-  Linear model(3, 2, true, kFloat64);
+  Linear model(3, 2, true, kFloat64Options);
   const StateSnapshot snapshot(model);
   const Tensor w = normal_tensor({2, 3}, 1);
   const Tensor b = normal_tensor({2}, 2);
@@ -133,7 +132,7 @@ TEST(FunctionalCall, RunsWithTheGivenTensorsAndLeavesTheModulesOwnAlone) {
 }
 
 TEST(FunctionalCall, PutsTheModulesTensorsBackWhenForwardThrows) {
-  Linear model(3, 2, true, kFloat64);
+  Linear model(3, 2, true, kFloat64Options);
   const StateSnapshot snapshot(model);
   const PyTree state = PyTree::dict({{"weight", normal_tensor({2, 3}, 1)}});
   expect_error_kind(ErrorKind::ShapeMismatch, [&] {
@@ -144,7 +143,7 @@ TEST(FunctionalCall, PutsTheModulesTensorsBackWhenForwardThrows) {
 
 TEST(FunctionalCall, ANameNotGivenKeepsTheModulesOwnTensorUnlessStrict) {
   random::GeneratorScope seed(103);
-  Linear model(3, 2, true, kFloat64);
+  Linear model(3, 2, true, kFloat64Options);
   const Tensor w = normal_tensor({2, 3}, 4);
   const Tensor x = normal_tensor({5, 3}, 5);
   const PyTree only_weight = PyTree::dict({{"weight", w}});
@@ -169,7 +168,7 @@ TEST(FunctionalCall, ATupleOfDictsIsOneStateAndArgsAndKwargsReachForward) {
 }
 
 TEST(FunctionalCall, WritesForwardMakesIntoItsStateReachTheCallersTensors) {
-  BatchNorm1d norm(2, {}, kFloat64);
+  BatchNorm1d norm(2, {}, kFloat64Options);
   const StateSnapshot snapshot(norm);
   const Tensor x = from_values({1, 2, 3, 6, 5, 10}, {3, 2});
   const PyTree own = buffers_of(norm);
@@ -184,7 +183,7 @@ TEST(FunctionalCall, WritesForwardMakesIntoItsStateReachTheCallersTensors) {
 }
 
 TEST(FunctionalCallErrors, NamesTheModuleDoesNotHaveAreModuleStateMismatch) {
-  Linear model(3, 2, true, kFloat64);
+  Linear model(3, 2, true, kFloat64Options);
   const StateSnapshot snapshot(model);
   const PyTree x(normal_tensor({1, 3}, 1));
   const PyTree misspelt = PyTree::dict({{"weight", normal_tensor({2, 3}, 1)}, {"bais", normal_tensor({2}, 2)}});
@@ -206,7 +205,7 @@ TEST(FunctionalCallErrors, NamesTheModuleDoesNotHaveAreModuleStateMismatch) {
 }
 
 TEST(FunctionalCallErrors, AShapeOtherThanTheModulesIsModuleStateMismatch) {
-  Linear model(3, 2, true, kFloat64);
+  Linear model(3, 2, true, kFloat64Options);
   const StateSnapshot snapshot(model);
   expect_error_kind(ErrorKind::ModuleStateMismatch, [&] {
     (void)functional_call(model, PyTree::dict({{"weight", normal_tensor({3, 3}, 1)}}),
@@ -216,7 +215,7 @@ TEST(FunctionalCallErrors, AShapeOtherThanTheModulesIsModuleStateMismatch) {
 }
 
 TEST(FunctionalCallErrors, ANameInTwoDictsIsModuleStateConflict) {
-  Linear model(3, 2, true, kFloat64);
+  Linear model(3, 2, true, kFloat64Options);
   const StateSnapshot snapshot(model);
   const PyTree a = PyTree::dict({{"weight", normal_tensor({2, 3}, 1)}});
   const PyTree b = PyTree::dict({{"bias", normal_tensor({2}, 2)}, {"weight", normal_tensor({2, 3}, 3)}});
@@ -227,7 +226,7 @@ TEST(FunctionalCallErrors, ANameInTwoDictsIsModuleStateConflict) {
 }
 
 TEST(FunctionalCallErrors, StateThatIsNotDictsOfTensorsIsRefused) {
-  Linear model(3, 2, true, kFloat64);
+  Linear model(3, 2, true, kFloat64Options);
   const PyTree x(normal_tensor({1, 3}, 1));
   expect_error_kind(ErrorKind::InvalidArgument,
                     [&] { (void)functional_call(model, PyTree(normal_tensor({2}, 1)), x); });
@@ -349,7 +348,7 @@ PyFunction example_loss(Module& model) {
 TEST(FunctionalCallTransforms, PerSampleGradientsEqualTheLoopOverTheBatch) {
   // vmap(grad(compute_loss), in_dims=(None, 0, 0))(params, x, t): one gradient per example.
   random::GeneratorScope seed(108);
-  const auto model = make_mlp({3, 4, 2}, "tanh", kFloat64);
+  const auto model = make_mlp({3, 4, 2}, "tanh", kFloat64Options);
   const PyTree params = params_of(*model);
   const Tensor x = normal_tensor({6, 3}, 12);
   const Tensor t = normal_tensor({6, 2}, 13);
@@ -382,7 +381,7 @@ TEST(FunctionalCallTransforms, PerSampleGradientsEqualTheLoopOverTheBatch) {
 
 TEST(FunctionalCallTransforms, JvpAlongAParameterDirectionEqualsFiniteDifferencesInTheOracleDtype) {
   random::GeneratorScope seed(109);
-  const auto model = make_mlp({3, 4, 2}, "tanh", kFloat64);
+  const auto model = make_mlp({3, 4, 2}, "tanh", kFloat64Options);
   const PyTree params = params_of(*model);
   const Tensor x = normal_tensor({5, 3}, 14);
   std::vector<PyTree> directions = params.leaves();
@@ -409,7 +408,7 @@ TEST(FunctionalCallTransforms, JvpAlongAParameterDirectionEqualsFiniteDifference
 
 TEST(FunctionalCallTransforms, HessianWithRespectToTheParameterDictEqualsSecondDifferencesInTheOracleDtype) {
   random::GeneratorScope seed(110);
-  Linear model(2, 1, true, kFloat64);
+  Linear model(2, 1, true, kFloat64Options);
   const PyTree params = params_of(model);
   const Tensor x = normal_tensor({4, 2}, 15);
   const auto loss_at = [&](const PyTree& p, const Tensor& input) {

@@ -22,10 +22,9 @@ namespace {
 
 using testing_support::entry;
 using testing_support::expect_error_kind;
+using testing_support::kFloat64Options;
 using testing_support::normal_tensor;
 using testing_support::values;
-
-constexpr ModuleOptions kFloat64{DType::Float64, Device::Cpu};
 
 std::vector<std::string> names_of(const NamedTensors& named) {
   std::vector<std::string> names;
@@ -82,7 +81,7 @@ class TiedAutoencoder : public TensorModule {
 
 TEST(ModuleState, NamesAreDottedPathsInRegistrationOrder) {
   random::GeneratorScope seed(1);
-  const Net net(kFloat64);
+  const Net net(kFloat64Options);
   EXPECT_EQ(names_of(net.named_parameters()),
             (std::vector<std::string>{"layers.0.weight", "layers.0.bias", "layers.2.weight", "layers.2.bias",
                                       "norm.weight", "norm.bias"}));
@@ -96,7 +95,7 @@ TEST(ModuleState, NamesAreDottedPathsInRegistrationOrder) {
 }
 
 TEST(ModuleState, NamedModulesListsTheTreeDepthFirst) {
-  Net net(kFloat64);
+  Net net(kFloat64Options);
   std::vector<std::string> paths;
   for (const auto& [path, module] : net.named_modules()) paths.push_back(path + ":" + std::string(module->type_name()));
   EXPECT_EQ(paths, (std::vector<std::string>{":Net", "layers:Sequential", "layers.0:Linear", "layers.1:Tanh",
@@ -104,7 +103,7 @@ TEST(ModuleState, NamedModulesListsTheTreeDepthFirst) {
 }
 
 TEST(ModuleState, ATiedTensorIsListedOnceUnlessEveryNameIsAskedFor) {
-  const TiedAutoencoder model(kFloat64);
+  const TiedAutoencoder model(kFloat64Options);
   EXPECT_EQ(names_of(model.named_parameters()), (std::vector<std::string>{"decoder_weight", "encoder.bias"}));
   EXPECT_EQ(names_of(model.named_parameters(false)),
             (std::vector<std::string>{"decoder_weight", "encoder.weight", "encoder.bias"}));
@@ -112,7 +111,7 @@ TEST(ModuleState, ATiedTensorIsListedOnceUnlessEveryNameIsAskedFor) {
 }
 
 TEST(ModuleState, EmptySlotsHaveNoNameInTheState) {
-  const Linear no_bias(3, 2, false, kFloat64);
+  const Linear no_bias(3, 2, false, kFloat64Options);
   EXPECT_EQ(names_of(no_bias.named_parameters()), (std::vector<std::string>{"weight"}));
   EXPECT_FALSE(no_bias.parameter("bias").defined());
   EXPECT_FALSE(no_bias.has_state("bias"));
@@ -131,7 +130,7 @@ TEST(ModuleState, RegistrationRefusesEmptyDottedAndRepeatedNames) {
 }
 
 TEST(ModuleState, SwapStateReplacesTheHandleAndReturnsThePreviousOne) {
-  Linear model(3, 2, true, kFloat64);
+  Linear model(3, 2, true, kFloat64Options);
   const Tensor own = model.parameter("weight");
   const Tensor other = normal_tensor({2, 3}, 5);
   const Tensor previous = model.swap_state("weight", other);
@@ -140,7 +139,7 @@ TEST(ModuleState, SwapStateReplacesTheHandleAndReturnsThePreviousOne) {
 }
 
 TEST(ModuleState, TrainAndEvalReachEverySubmodule) {
-  Net net(kFloat64);
+  Net net(kFloat64Options);
   EXPECT_TRUE(net.training());
   net.eval();
   for (const auto& [path, module] : net.named_modules()) EXPECT_FALSE(module->training()) << path;
@@ -150,7 +149,7 @@ TEST(ModuleState, TrainAndEvalReachEverySubmodule) {
 
 TEST(ModuleLayers, LinearIsTheProductWithTheTransposedWeightPlusBias) {
   random::GeneratorScope seed(2);
-  Linear model(3, 2, true, kFloat64);
+  Linear model(3, 2, true, kFloat64Options);
   const Tensor x = normal_tensor({4, 3}, 3);
   const std::vector<double> y = values(model(x));
   const std::vector<double> xs = values(x);
@@ -168,7 +167,7 @@ TEST(ModuleLayers, LinearIsTheProductWithTheTransposedWeightPlusBias) {
 TEST(ModuleLayers, LinearDrawsFromPyTorchsDefaultRangeAndFollowsTheSeed) {
   const auto build = [](std::uint64_t s) {
     random::GeneratorScope seed(s);
-    return std::make_shared<Linear>(16, 8, true, kFloat64);
+    return std::make_shared<Linear>(16, 8, true, kFloat64Options);
   };
   const auto a = build(7);
   const auto b = build(7);
@@ -190,7 +189,7 @@ TEST(ModuleLayers, LinearDrawsFromPyTorchsDefaultRangeAndFollowsTheSeed) {
 }
 
 TEST(ModuleLayers, LayerNormNormalizesTheTrailingDimsWithTheBiasedVariance) {
-  LayerNorm norm({4}, {}, kFloat64);
+  LayerNorm norm({4}, {}, kFloat64Options);
   const Tensor x = normal_tensor({2, 4}, 11);
   const Tensor weight = normal_tensor({4}, 12);
   const Tensor bias = normal_tensor({4}, 13);
@@ -206,6 +205,8 @@ TEST(ModuleLayers, LayerNormNormalizesTheTrailingDimsWithTheBiasedVariance) {
       EXPECT_NEAR(ys[row * 4 + k], expected, 1e-14);
     }
   }
+  EXPECT_EQ(values(norm.parameter("weight")), std::vector<double>(4, 1.0));  // torch.nn's initial scale and shift
+  EXPECT_EQ(values(norm.parameter("bias")), std::vector<double>(4, 0.0));
   EXPECT_EQ(names_of(LayerNorm({4}, {1e-5, false}).named_parameters()), std::vector<std::string>{});
 }
 
@@ -244,13 +245,19 @@ TEST(ModuleLayers, DropoutUnderVmapObeysTheRandomnessFlag) {
     EXPECT_EQ(y[i] == 0, y[50 + i] == 0) << i;
     EXPECT_EQ(y[i] == 0, y[100 + i] == 0) << i;
   }
+  transforms::VmapOptions different;
+  different.randomness = transforms::Randomness::Different;
+  const std::vector<double> z = values(transforms::vmap(f, different)({PyTree(x)}).tensor());
+  std::size_t disagreements = 0;  // independent masks: about half of the 50 positions differ
+  for (std::size_t i = 0; i < 50; ++i) disagreements += (z[i] == 0) != (z[50 + i] == 0) ? 1 : 0;
+  EXPECT_GT(disagreements, 5u);
   dropout.eval();  // nothing is drawn, so the default flag has nothing to refuse
   EXPECT_EQ(values(transforms::vmap(f)({PyTree(x)}).tensor()), values(x));
 }
 
 TEST(ModuleLayers, SequentialFeedsEachLayerThePreviousResult) {
   random::GeneratorScope seed(31);
-  const auto mlp = make_mlp({3, 5, 2}, "relu", kFloat64);
+  const auto mlp = make_mlp({3, 5, 2}, "relu", kFloat64Options);
   ASSERT_EQ(mlp->size(), 3u);
   const Tensor x = normal_tensor({4, 3}, 32);
   Module& first = mlp->submodule("0");
@@ -262,7 +269,7 @@ TEST(ModuleLayers, SequentialFeedsEachLayerThePreviousResult) {
 }
 
 TEST(ModuleLayers, ForwardRefusesArgumentsItDoesNotTake) {
-  Linear model(3, 2, true, kFloat64);
+  Linear model(3, 2, true, kFloat64Options);
   const Tensor x = normal_tensor({1, 3}, 1);
   expect_error_kind(ErrorKind::InvalidArgument, [&] { (void)model({PyTree(x), PyTree(x)}); });
   expect_error_kind(ErrorKind::InvalidArgument, [&] {
@@ -301,7 +308,7 @@ TEST(ModuleDevice, ToMetaReleasesTheStorageAndKeepsTies) {
 
 TEST(ModuleCopy, DeepcopyHasItsOwnTensorsWithTheSameValuesAndTies) {
   random::GeneratorScope seed(41);
-  TiedAutoencoder model(kFloat64);
+  TiedAutoencoder model(kFloat64Options);
   model.eval();
   const std::shared_ptr<Module> copy = model.deepcopy();
   EXPECT_EQ(copy->type_name(), "TiedAutoencoder");

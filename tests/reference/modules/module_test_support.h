@@ -20,6 +20,9 @@ namespace funcspec::testing_support {
 
 using transforms::PyTree;
 
+// Module state in float64 on cpu: what the tests build models with, for tight comparisons.
+inline constexpr modules::ModuleOptions kFloat64Options{DType::Float64, Device::Cpu};
+
 // A standard-normal tensor drawn under GeneratorScope(seed), converted to `dtype`.
 inline Tensor normal_tensor(const Shape& shape, std::uint64_t seed, DType dtype = DType::Float64) {
   random::GeneratorScope scope(seed);

@@ -22,11 +22,10 @@ namespace {
 using testing_support::entry;
 using testing_support::expect_error_kind;
 using testing_support::expect_trees_near;
+using testing_support::kFloat64Options;
 using testing_support::normal_tensor;
 using testing_support::values;
 using transforms::PyFunction;
-
-constexpr ModuleOptions kFloat64{DType::Float64, Device::Cpu};
 
 std::vector<std::shared_ptr<Linear>> linear_models(int count, std::int64_t in, std::int64_t out,
                                                    ModuleOptions options) {
@@ -75,7 +74,7 @@ TEST(StackModuleState, SeedEnsemblingEqualsTheLoopOverTheModels) {
 
 TEST(StackModuleState, SeedEnsemblingWithAMinibatchPerModelEqualsTheLoop) {
   random::GeneratorScope seed(202);
-  const auto models = linear_models(5, 3, 3, kFloat64);
+  const auto models = linear_models(5, 3, 3, kFloat64Options);
   const Tensor minibatches = normal_tensor({5, 64, 3}, 1);
   const auto meta_base = std::make_shared<Linear>(3, 3, true, ModuleOptions{DType::Float64, Device::Meta});
   const StackedState state = stack_module_state(models);
@@ -95,8 +94,8 @@ TEST(StackModuleState, StacksEachNameAlongANewDim0) {
   std::vector<std::shared_ptr<Sequential>> models;
   for (int i = 0; i < 3; ++i) {
     models.push_back(std::make_shared<Sequential>(
-        std::vector<std::shared_ptr<Module>>{std::make_shared<Linear>(2, 4, true, kFloat64),
-                                             std::make_shared<BatchNorm1d>(4, BatchNormOptions{}, kFloat64)}));
+        std::vector<std::shared_ptr<Module>>{std::make_shared<Linear>(2, 4, true, kFloat64Options),
+                                             std::make_shared<BatchNorm1d>(4, BatchNormOptions{}, kFloat64Options)}));
     ops::fill_(models.back()->state("1.running_mean"), static_cast<double>(i));
   }
   const StackedState state = stack_module_state(models);
@@ -143,7 +142,7 @@ TEST(StackModuleState, StackedStateAndAMetaBaseModelHoldOneCopyOfTheParameters) 
 TEST(StackModuleState, EnsembleGradientsEqualTheLoopOverTheModels) {
   random::GeneratorScope seed(204);
   std::vector<std::shared_ptr<Sequential>> models;
-  for (int i = 0; i < 4; ++i) models.push_back(make_mlp({3, 5, 2}, "tanh", kFloat64));
+  for (int i = 0; i < 4; ++i) models.push_back(make_mlp({3, 5, 2}, "tanh", kFloat64Options));
   const Tensor x = normal_tensor({8, 3}, 3);
   const Tensor t = normal_tensor({8, 2}, 4);
   const std::shared_ptr<Module> base = models[0]->deepcopy();
@@ -168,7 +167,7 @@ TEST(StackModuleState, ModelsThatDoNotMatchAreModuleStructureMismatch) {
   const auto check = [](const std::vector<const Module*>& models) {
     expect_error_kind(ErrorKind::ModuleStructureMismatch, [&] { (void)stack_module_state(models); });
   };
-  const Linear a(3, 3), no_bias(3, 3, false), wider(3, 4), in_float64(3, 3, true, kFloat64);
+  const Linear a(3, 3), no_bias(3, 3, false), wider(3, 4), in_float64(3, 3, true, kFloat64Options);
   const LayerNorm norm({3});
   check({&a, &no_bias});     // names
   check({&a, &wider});       // shapes
