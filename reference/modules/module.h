@@ -77,7 +77,7 @@ class Module {
   std::vector<std::pair<std::string, Module*>> named_modules();
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> named_children() const { return children_; }
 
-  // Which slot a dotted state name refers to: parameters first, then buffers.
+  // Whether a dotted name names a parameter or buffer of the tree that holds a tensor.
   bool has_state(std::string_view dotted_name) const;
   // The tensor in the slot a dotted name refers to, and replacing it (returns the previous handle).
   // This is how functional_call and replace_all_batch_norm_modules change state without writing
