@@ -49,8 +49,8 @@ enum class ErrorKind {
   AdInplaceCaptured,         // an in-place write of a differentiated value into a tensor from outside the transform
   AdInplaceAliased,          // an in-place write of a differentiated value into a view, or a tensor that has views
   // Functionalize (docs/SPEC.md, FUNC).
-  FunctionalizeCapturedMutation,  // a write, inside a functionalized function, into a tensor it neither received nor created
-  FunctionalizeAliasedInputs,     // a write into an argument of a functionalized function that shares memory with another
+  FunctionalizeCapturedMutation,  // a write inside a functionalized function into a tensor it did not receive or create
+  FunctionalizeAliasedInputs,     // a write into an argument of a functionalized function aliasing another argument
   // Checking modes (docs/composite-compliance.md).
   CompositeNoncompliant,  // a composite broke a compliance rule on a checked tensor (data access, item(), out=, ...)
 };
