@@ -146,7 +146,7 @@ bool writes_as_f(const std::string& name, const Tensor& t, const Env& env, bool 
 
 // `program` rewritten to mutate as `plan` says (see the top of the file), or nothing when an
 // original step raises once earlier writes changed its inputs.
-std::optional<MutatingProgram> rewrite(const GeneratedProgram& program, const std::vector<StepWrite>& plan) {
+std::optional<MutatingProgram> with_writes(const GeneratedProgram& program, const std::vector<StepWrite>& plan) {
   MutatingProgram out;
   out.program = program;
   Case& c = out.program.program;
@@ -233,7 +233,7 @@ MutatingProgram draw_mutating_program(const ProgramOptions& programs) {
   const GeneratedProgram program = draw_program(options);
   const std::vector<StepWrite> plan =
       *rc::gen::container<std::vector<StepWrite>>(program.program.program.size(), gen_step_write());
-  std::optional<MutatingProgram> mutating = rewrite(program, plan);
+  std::optional<MutatingProgram> mutating = with_writes(program, plan);
   RC_PRE(mutating.has_value());
   RC_PRE(mutating->writes > 0);
   RC_LOG() << "mutating " << mutating->program.describe() << "\n";
@@ -273,7 +273,7 @@ PropertyCheck check_preserves(const PropertyContext& context, const ProgramOptio
                    "functionalize(f) differs from f in its outputs or in its arguments' final values");
 }
 
-std::string recorded(const transforms::OpRecorder& recorder) {
+std::string recorded_names(const transforms::OpRecorder& recorder) {
   return fmt::format("{}", fmt::join(recorder.names(), ", "));
 }
 
@@ -323,11 +323,11 @@ PropertyCheck check_no_mutation(const ProgramOptions& programs) {
         fmt::format("{} executed {} in-place ops where only a final copy_ into each of the {} arguments written ({}) "
                     "may run: {}",
                     what, in_place, mutating.written_arguments.size(), fmt::join(mutating.written_arguments, ", "),
-                    recorded(recorder)),
+                    recorded_names(recorder)),
         std::nullopt);
   if (transform.remove == "mutations_and_views" && recorder.count(OpKind::View) > 0)
     return PropertyCheck::violated(
-        fmt::format("{} executed {} view ops: {}", what, recorder.count(OpKind::View), recorded(recorder)),
+        fmt::format("{} executed {} view ops: {}", what, recorder.count(OpKind::View), recorded_names(recorder)),
         std::nullopt);
   return PropertyCheck::holds();
 }

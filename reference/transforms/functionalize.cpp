@@ -152,8 +152,6 @@ const void* memory_identity(const Tensor& t) {
   return nullptr;
 }
 
-std::vector<std::int64_t> int_list(const Shape& shape) { return {shape.begin(), shape.end()}; }
-
 class FunctionalizeInterpreter final : public Interpreter {
  public:
   explicit FunctionalizeInterpreter(FunctionalizeRemove remove)
@@ -239,8 +237,8 @@ class FunctionalizeInterpreter final : public Interpreter {
   }
 
   Tensor reshaped(const Tensor& value, const Shape& shape) const {
-    if (copies_views()) return call_one("view_copy", {value}, {{"size", int_list(shape)}});
-    return call_one("reshape", {value}, {{"shape", int_list(shape)}});
+    if (copies_views()) return call_one("view_copy", {value}, {{"size", shape}});
+    return call_one("reshape", {value}, {{"shape", shape}});
   }
 
   // The value of a step's input once the step's result has become `updated`; `before` is the
@@ -328,7 +326,7 @@ class FunctionalizeInterpreter final : public Interpreter {
       const Tensor converted =
           value.dtype() == self.dtype() ? value : call_one("to_dtype", {value}, {{"dtype", self.dtype()}});
       // A copy even when no broadcast is needed: the group's new values must not alias src's.
-      written = call_one("expand_copy", {converted}, {{"size", int_list(self.shape())}});
+      written = call_one("expand_copy", {converted}, {{"size", self.shape()}});
     }
     write(*target, written);
     return {self};

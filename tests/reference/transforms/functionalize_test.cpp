@@ -311,6 +311,46 @@ TEST(FunctionalizeWrites, TheSameTensorPassedTwiceIsOneArgument) {
   EXPECT_EQ(writes(recorder), (std::vector<std::string>{"copy_"}));
 }
 
+// A result is the final value, never the argument itself: writing the argument again afterwards
+// does not change it (as in torch.func, whose results are the values functionalization computed).
+TEST(FunctionalizeWrites, AResultIsAFreshTensorEvenWhenFReturnsAnArgumentItWrote) {
+  const Tensor x = testing_support::f64({1, 2});
+  const Tensor r = call1(functionalize(lift([](const Tensor& t) { return ops::mul_(t, ops::lit(2.0)); })), x);
+  EXPECT_EQ(values(r), (std::vector<double>{2, 4}));
+  EXPECT_EQ(values(x), (std::vector<double>{2, 4}));
+  EXPECT_FALSE(r.shares_storage_with(x));
+  ops::add_(x, ops::lit(1.0));
+  EXPECT_EQ(values(r), (std::vector<double>{2, 4}));
+}
+
+TEST(FunctionalizeWrites, AliasesShareOneGroupAndNestedFunctionalizeIsFunctionalizeOnce) {
+  const auto groups = [](const Tensor& x) {
+    const Tensor row = ops::select(x, 0, 0);
+    const Tensor t = ops::transpose(x, 0, 1);
+    const Tensor fresh_tensor = ops::neg(x);
+    EXPECT_NE(functional_alias_group(x), nullptr);
+    EXPECT_EQ(functional_alias_group(row), functional_alias_group(x));
+    EXPECT_EQ(functional_alias_group(t), functional_alias_group(x));
+    EXPECT_NE(functional_alias_group(fresh_tensor), functional_alias_group(x));
+    return fresh_tensor;
+  };
+  call1(functionalize(lift(groups)), matrix23());
+  EXPECT_EQ(functional_alias_group(matrix23()), nullptr);
+
+  const std::vector<std::vector<double>> expected = run_values(aliases_program, {matrix23()});
+  for (FunctionalizeRemove outer : kBothModes) {
+    for (FunctionalizeRemove inner : kBothModes) {
+      SCOPED_TRACE(mode_name(outer) + " over " + mode_name(inner));
+      OpRecorder recorder;
+      EXPECT_EQ(run_values(functionalize(functionalize(aliases_program, inner), outer), {matrix23()}), expected);
+      EXPECT_EQ(recorder.count(OpKind::InPlace), 0u);
+      if (outer == kMutationsAndViews) {
+        EXPECT_EQ(recorder.count(OpKind::View), 0u);
+      }
+    }
+  }
+}
+
 // ---- What functionalize refuses -----------------------------------------------------------------
 
 TEST(FunctionalizeRefuses, AWriteIntoATensorFromOutside) {
