@@ -13,9 +13,6 @@
 
 namespace funcspec::properties {
 
-// functionalize_properties.cpp (property.h declares it once the suite registers the family).
-void add_functionalize_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs);
-
 namespace functionalize_properties_test {
 namespace {
 

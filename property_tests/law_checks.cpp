@@ -116,6 +116,30 @@ TensorData stack_results(const std::vector<TensorData>& examples, std::int64_t d
   return data_of(ops::contiguous(stacked));
 }
 
+std::string pytree_difference(const transforms::PyTree& vmapped, const transforms::PyTree& looped,
+                              std::string_view property) {
+  if (vmapped.describe() != looped.describe())
+    return fmt::format("vmap returned {} where the loop gives {}", vmapped.describe(), looped.describe());
+  const std::vector<transforms::PyTree> a = vmapped.leaves();
+  const std::vector<transforms::PyTree> b = looped.leaves();
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_tensor() || !b[i].is_tensor()) continue;  // equal non-tensor leaves: describe() compared them
+    const TensorData got = data_of(a[i].tensor());
+    const TensorData want = data_of(b[i].tensor());
+    if (got.dtype != want.dtype || got.shape != want.shape)
+      return fmt::format("result leaf {}: {} where the loop gives {}", i, a[i].describe(), b[i].describe());
+    const conformance::Tolerance tolerance = property_tolerance(property, want);
+    for (std::int64_t k = 0; k < want.numel(); ++k) {
+      const double x = got.element_as_double(k);
+      const double y = want.element_as_double(k);
+      if (std::isnan(x) && std::isnan(y)) continue;
+      if (x == y || std::abs(x - y) <= tolerance.atol + tolerance.rtol * std::abs(y)) continue;
+      return fmt::format("result leaf {} element {}: vmap gives {} where the loop gives {}", i, k, x, y);
+    }
+  }
+  return "";
+}
+
 std::vector<conformance::CaseInput> slice_inputs(const std::vector<conformance::CaseInput>& inputs,
                                                  const std::vector<std::optional<std::int64_t>>& in_dims,
                                                  std::int64_t index) {

@@ -10,6 +10,7 @@
 
 #include "conformance/case/case.h"
 #include "conformance/case/evaluate.h"
+#include "reference/transforms/pytree.h"
 #include "property_tests/property.h"
 #include "reference/core/tensor.h"
 
@@ -49,6 +50,12 @@ conformance::TensorData data_of(const Tensor& tensor);
 // the example shape when there are no examples.
 conformance::TensorData stack_results(const std::vector<conformance::TensorData>& examples, std::int64_t dim,
                                       const conformance::TensorData& empty_like);
+
+// For the engine-only laws that compare pytrees of tensors: where `vmapped` (the transform's answer)
+// and `looped` (the loop's) differ in structure, shape, dtype or beyond the property's tolerance, in
+// words; empty when they agree.
+std::string pytree_difference(const transforms::PyTree& vmapped, const transforms::PyTree& looped,
+                              std::string_view property);
 
 // Every tensor input of `c` at `in_dims[i]` (nullopt: left whole) replaced by its slice `index`.
 std::vector<conformance::CaseInput> slice_inputs(const std::vector<conformance::CaseInput>& inputs,

@@ -83,6 +83,10 @@ void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions
 void add_randomness_properties(std::vector<PropertyDef>& out);
 void add_inplace_properties(std::vector<PropertyDef>& out);
 void add_error_consistency_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs = {});
+// functionalize(f) against f, on programs rewritten to write into their arguments and results.
+void add_functionalize_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs = {});
+// vmap over functional_call against the loop over the models.
+void add_module_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs = {});
 // Only composite ops (OpKind::Composite) are drawn.
 void add_composite_compliance_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs = {});
 

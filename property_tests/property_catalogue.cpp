@@ -18,6 +18,8 @@ std::vector<PropertyDef> all_properties() {
   add_inplace_properties(out);
   add_error_consistency_properties(out);
   add_composite_compliance_properties(out);
+  add_functionalize_properties(out);
+  add_module_properties(out);
   return out;
 }
 
@@ -29,6 +31,8 @@ std::vector<PropertyDef> properties_for_op(const std::string& op) {
   add_pytree_properties(out, programs);
   add_gradient_properties(out, programs);
   add_error_consistency_properties(out, programs);
+  add_functionalize_properties(out, programs);
+  add_module_properties(out, programs);
   if (const OpDef* def = OpRegistry::instance().find(op); def && def->kind == OpKind::Composite)
     add_composite_compliance_properties(out, programs);
   for (PropertyDef& property : out) property.id += "[" + op + "]";

@@ -66,29 +66,6 @@ Tensor moved_to(const Tensor& stacked_at_0, std::int64_t dim) {
   return ops::movedim(stacked_at_0, {0}, {dim});
 }
 
-// Where the vmap's answer and the loop's disagree, in words; empty when they agree.
-std::string difference(const PyTree& vmapped, const PyTree& looped) {
-  if (vmapped.describe() != looped.describe())
-    return fmt::format("vmap returned {} where the loop gives {}", vmapped.describe(), looped.describe());
-  const std::vector<PyTree> a = vmapped.leaves();
-  const std::vector<PyTree> b = looped.leaves();
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const conformance::TensorData got = data_of(a[i].tensor());
-    const conformance::TensorData want = data_of(b[i].tensor());
-    if (got.dtype != want.dtype || got.shape != want.shape)
-      return fmt::format("result leaf {}: {} where the loop gives {}", i, a[i].describe(), b[i].describe());
-    const conformance::Tolerance tolerance = property_tolerance(kPytreeEqualsLoop, want);
-    for (std::int64_t k = 0; k < want.numel(); ++k) {
-      const double x = got.element_as_double(k);
-      const double y = want.element_as_double(k);
-      if (std::isnan(x) && std::isnan(y)) continue;
-      if (x == y || std::abs(x - y) <= tolerance.atol + tolerance.rtol * std::abs(y)) continue;
-      return fmt::format("result leaf {} element {}: vmap gives {} where the loop gives {}", i, k, x, y);
-    }
-  }
-  return "";
-}
-
 PropertyCheck check_pytree_equals_loop(const ProgramOptions& programs) {
   ProgramOptions options = programs;
   options.max_steps = 3;
@@ -171,7 +148,8 @@ PropertyCheck check_pytree_equals_loop(const ProgramOptions& programs) {
     for (const PyTree& r : looped_results) slices.push_back(r.leaves()[k].tensor());
     truth_leaves.emplace_back(moved_to(ops::stack(slices, 0), *out_leaf_dims[k]));
   }
-  const std::string differs = difference(vmapped, looped_results.front().with_leaves(truth_leaves));
+  const std::string differs =
+      pytree_difference(vmapped, looped_results.front().with_leaves(truth_leaves), kPytreeEqualsLoop);
   if (differs.empty()) return PropertyCheck::holds();
   return PropertyCheck::violated(differs, std::nullopt);  // the program, arguments and dims are logged
 }

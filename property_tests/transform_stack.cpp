@@ -290,6 +290,9 @@ std::string describe_transforms(const Case& c) {
           } else if constexpr (std::is_same_v<T, conformance::JacobianTransform>) {
             return fmt::format("{}({} inputs{})", x.forward ? "jacfwd" : "jacrev", x.argnums.selectors.size(),
                                x.chunk_size ? fmt::format(", chunk_size={}", *x.chunk_size) : std::string());
+          } else if constexpr (std::is_same_v<T, conformance::FunctionalCallTransform>) {
+            return fmt::format("functional_call(parameters=[{}], buffers=[{}]{})", fmt::join(x.parameters, ", "),
+                               fmt::join(x.buffers, ", "), x.strict ? ", strict" : "");
           } else {
             return std::string(conformance::transform_name(conformance::Transform(x)));
           }

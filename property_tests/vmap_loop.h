@@ -17,7 +17,13 @@ std::optional<conformance::Case> draw_vmapped_case(const ProgramOptions& options
                                                    std::vector<StackTransform> inner_allowed, int inner_max_depth,
                                                    std::vector<StackLevelPlan> forced_inner);
 
-// `c` (outermost transform a vmap with in_dims by position and one out_dim for all) against the loop:
+// The dim of each case input that in_dims maps (nullopt: not mapped), for a vmap whose in_dims are
+// all one dim, by position over the case inputs, or by input name (as over a functional_call, whose
+// state members are named one by one).
+std::vector<std::optional<std::int64_t>> in_dims_per_input(const conformance::Case& c,
+                                                           const conformance::DimSpec& in_dims);
+
+// `c` (outermost transform a vmap with in_dims_per_input and one out_dim for all) against the loop:
 // the rest of the stack run by the backend on each example, the results stacked at out_dims. An
 // example that raises makes the truth that error.
 PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const conformance::Case& c,

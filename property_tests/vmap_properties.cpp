@@ -20,6 +20,21 @@ constexpr std::string_view kEqualsLoop = "PROP-VMAP/equals-loop";
 
 }  // namespace
 
+std::vector<std::optional<std::int64_t>> in_dims_per_input(const Case& c, const conformance::DimSpec& in_dims) {
+  switch (in_dims.form) {
+    case conformance::DimSpec::Form::ByPosition: return in_dims.by_position;
+    case conformance::DimSpec::Form::All: return std::vector<std::optional<std::int64_t>>(c.inputs.size(), in_dims.all);
+    case conformance::DimSpec::Form::ByName: break;
+  }
+  std::vector<std::optional<std::int64_t>> dims(c.inputs.size());
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    for (const auto& [name, dim] : in_dims.by_name) {
+      if (name == c.inputs[i].name) dims[i] = dim;
+    }
+  }
+  return dims;
+}
+
 std::optional<Case> draw_vmapped_case(const ProgramOptions& options, std::vector<StackTransform> inner_allowed,
                                       int inner_max_depth, std::vector<StackLevelPlan> forced_inner) {
   const GeneratedProgram program = draw_program(options);
@@ -42,7 +57,7 @@ PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const Case&
   const auto& vmap = std::get<conformance::VmapTransform>(c.transforms.front());
   Case inner = c;
   inner.transforms.erase(inner.transforms.begin());
-  const std::vector<std::optional<std::int64_t>>& in_dims = vmap.in_dims.by_position;
+  const std::vector<std::optional<std::int64_t>> in_dims = in_dims_per_input(c, vmap.in_dims);
 
   // The batch size: the mapped dim of any mapped input (the stack built them all alike).
   std::int64_t batch = -1;

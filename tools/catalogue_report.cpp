@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <map>
 
 #include "reference/ops/registry.h"
@@ -13,6 +14,8 @@ void print_catalogue(std::ostream& out, ReportFormat format, const std::string& 
   std::map<std::string, int> kind_counts;
   std::string family;
   int shown = 0;
+  std::size_t name_width = 0;  // the text columns line up under the longest name (custom.* ops are long)
+  for (const OpDef* op : OpRegistry::instance().all()) name_width = std::max(name_width, op->name().size());
   for (const OpDef* op : OpRegistry::instance().all()) {
     if (!family_filter.empty() && op->family != family_filter) continue;
     if (op->family != family) {
@@ -28,7 +31,7 @@ void print_catalogue(std::ostream& out, ReportFormat format, const std::string& 
     if (format == ReportFormat::Markdown) {
       fmt::print(out, "| `{}` | {} | `{}` | {} |\n", op->name(), kind, op->schema.to_string(), op->summary);
     } else {
-      fmt::print(out, "  {:<22} {:<20} {}\n", op->name(), kind, op->schema.to_string());
+      fmt::print(out, "  {:<{}} {:<20} {}\n", op->name(), name_width, kind, op->schema.to_string());
     }
     ++kind_counts[std::string(op_kind_name(op->kind))];
     ++shown;

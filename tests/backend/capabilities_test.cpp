@@ -55,7 +55,7 @@ TEST(MissingCapability, NamesTheDevice) {
   EXPECT_TRUE(contains(*missing, "the device 'meta'")) << *missing;
 }
 
-TEST(ReferenceCapabilities, EveryOpOfTheCatalogueAndNoTransformYet) {
+TEST(ReferenceCapabilities, EveryOpOfTheCatalogueEveryTransformAndTheHostDevices) {
   const Capabilities caps = reference_capabilities();
   EXPECT_EQ(caps.ops.size(), OpRegistry::instance().all().size());
   EXPECT_EQ(caps.transforms, reference_transforms());
@@ -63,13 +63,13 @@ TEST(ReferenceCapabilities, EveryOpOfTheCatalogueAndNoTransformYet) {
   EXPECT_EQ(caps.devices, (std::set<std::string, std::less<>>{"cpu", "meta"}));
 }
 
-TEST(ReferenceBackend, CaseWithATransformIsUnsupportedBeforeRunning) {
+TEST(ReferenceBackend, CaseOnADeviceItLacksIsUnsupportedBeforeRunning) {
   ReferenceBackend backend;
   Case c = testing::add_case();
-  c.transforms.push_back(FunctionalizeTransform{});
+  c.device = Device::Cuda;  // the in-process reference is cpu and meta; cuda is the reference-cuda backend's
   const ProgramResult result = backend.evaluate(c, {});
   ASSERT_TRUE(result.unsupported);
-  EXPECT_TRUE(contains(*result.unsupported, "'functionalize', which funcspec-reference does not implement"));
+  EXPECT_TRUE(contains(*result.unsupported, "the device 'cuda'")) << *result.unsupported;
 }
 
 }  // namespace

@@ -238,12 +238,12 @@ TEST(Evaluate, RandomCaseWithRecordedValuesPassesOnReplay) {
   EXPECT_EQ(evaluate_json(j).verdict, Verdict::Pass);
 }
 
-TEST(Evaluate, TransformsTheReferenceLacksAreUnsupported) {
+TEST(Evaluate, CudaCasesAreUnsupportedInProcess) {
   Json j = add_case_json();
-  j["transforms"] = Json::parse(R"([{"transform": "vmap"}, {"transform": "functionalize"}])");
+  j["device"] = "cuda";
   const Evaluation ev = evaluate_json(j);
   EXPECT_EQ(ev.verdict, Verdict::Unsupported);
-  EXPECT_EQ(ev.reason, "the reference has no functionalize yet");
+  EXPECT_TRUE(ev.reason.find("reference-cuda backend") != std::string::npos) << ev.reason;
 }
 
 TEST(Evaluate, VmapCasesRunOnTheReference) {
