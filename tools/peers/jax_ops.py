@@ -124,6 +124,8 @@ def build_ops() -> dict[str, Impl]:
     }.items():
         ops[name] = lambda ctx, x, fn=fn: fn(x)
 
+    # Catalogue arguments JAX's functions do not take (gelu's approximate, div's rounding_mode) are
+    # translated here, so a value the catalogue refuses is refused here as the catalogue's error.
     @op("gelu")
     def gelu(ctx, x, approximate="none"):
         if approximate not in ("none", "tanh"):

@@ -2,10 +2,10 @@
 """Runs the conformance suite against every installed peer and writes docs/peers.md.
 
     python3 tools/peers/run_peers.py                  # every installed peer, pr tier, then the matrix
-    python3 tools/peers/run_peers.py --peer torch-1.13 --tier smoke
-    python3 tools/peers/run_peers.py --report-only    # the matrix from the reports of an earlier run
+    python3 tools/peers/run_peers.py --peer torch-1.13 --tier smoke --no-doc
+    python3 tools/peers/run_peers.py --report-only    # the matrix from the reports of an earlier run (out/<tier>)
 
-Each peer runs as `funcspec check --backend exec:... --json tools/peers/out/<peer>.json`; the
+Each peer runs as `funcspec check --backend exec:... --json tools/peers/out/<tier>/<peer>.json`; the
 matrix is computed from those JSON reports (docs/report-format.md) and from
 tools/peers/explanations.json, which explains every failure by cause (a bug in the peer, with its
 minimal case in fixtures/peer-findings/, or a deliberate difference from the spec). Explanations
@@ -61,7 +61,8 @@ class PeerSpec:
 
 def _relative(path: str) -> str:
     try:
-        return str(Path(path).resolve().relative_to(ROOT)) if os.sep in path else path
+        # abspath, not resolve(): a virtual environment's python is a symlink to the system one.
+        return str(Path(os.path.abspath(path)).relative_to(ROOT)) if os.sep in path else path
     except ValueError:
         return path
 
@@ -93,7 +94,7 @@ def run_peer(peer: PeerSpec, funcspec: Path, tier: str, out: Path, jobs: int, ex
                "--artifacts", str(out / f"{peer.key}-artifacts"), "--jobs", str(jobs), *extra]
     print(f"== {peer.key}: {' '.join(shlex.quote(c) for c in command)}", flush=True)
     # A non-zero exit status means failures, which is what the matrix is about; the failures as
-    # funcspec prints them (with replay commands) go to out/<peer>.log.
+    # funcspec prints them (with replay commands) go to out/<tier>/<peer>.log.
     with open(out / f"{peer.key}.log", "w") as log:
         subprocess.run(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     if not report.exists():
@@ -205,13 +206,19 @@ def render_findings(reports: list[tuple[str, dict[str, Any]]], causes: list[Caus
                     replays: dict[str, dict[str, str]]) -> list[str]:
     """The bugs found: each minimal case and, per peer, whether it still fails there."""
     bugs = [c for c in causes if c.verdict == "bug"]
-    labels = [(key, report["run"]["backend"]["name"] + " " + report["run"]["backend"]["version"].split()[-1])
-              for key, report in reports]
+    labels = []
+    for key, report in reports:
+        version = re.search(r"\d+\.\d+[\w.+]*", report["run"]["backend"]["version"])
+        labels.append((key, report["run"]["backend"]["name"] + (" " + version.group(0) if version else "")))
     lines = ["| bug | minimal case | " + " | ".join(label for _, label in labels) + " | upstream |",
              "|---|---|" + "---|" * len(labels) + "---|"]
     shown = {"fail": "**reproduces**", "pass": "passes", "unsupported": "unsupported", "error": "error"}
     for cause in bugs:
-        cells = [shown.get(replays.get(key, {}).get(cause.finding or "", ""), "not replayed") for key, _ in labels]
+        # A finding is about one library (its file name starts with it: torch--, torch-2--, jax--);
+        # another library failing the same case fails for its own reasons, explained elsewhere.
+        library = Path(cause.finding or "").name.split("-")[0]
+        cells = [shown.get(replays.get(key, {}).get(cause.finding or "", ""), "not replayed")
+                 if key.split("-")[0] == library else "n/a" for key, _ in labels]
         upstream = ", ".join(f"[{_link_label(u)}]({u})" for u in cause.upstream) or "none found"
         lines.append(f"| {_cell(cause.title)} | [`{Path(cause.finding).name}`](../{cause.finding}) | "
                      + " | ".join(cells) + f" | {upstream} |")
@@ -282,7 +289,8 @@ def render(reports: list[tuple[str, dict[str, Any]]], causes: list[Cause], comma
         name = report["run"]["backend"]["name"]
         add(f"## {_peer_label(report)}")
         add("")
-        add(f"Backend: {_code(report['run']['backend']['spec'])}; seed {report['run']['seed']}, "
+        spec = report["run"]["backend"]["spec"].replace(f"{ROOT}{os.sep}", "")
+        add(f"Backend: {_code(spec)}; seed {report['run']['seed']}, "
             f"tier {report['run']['tier']}, {len(report['tests'])} tests in "
             f"{_format_seconds(report['run']['seconds'])}.")
         add("")
@@ -384,9 +392,12 @@ def _essence(reason: str) -> str:
 
 
 def _unsupported_kind(reason: str) -> str:
-    """Unsupported reasons with the op or transform names kept and the rest of the detail dropped."""
+    """Unsupported reasons grouped: in-place and out= variants together, other op names kept."""
     reason = reason.strip()
-    reason = re.sub(r"^the backend|^[\w.]+ (?=has no|lacks)", "the peer", reason)
+    variant = re.match(r"the case calls the op '[\w.]+?(_|\.out)', which (.*) does not implement$", reason)
+    if variant:
+        kind = "an in-place variant (op_)" if variant.group(1) == "_" else "an out= variant (op.out)"
+        return f"the case calls {kind} that {variant.group(2)} does not implement"
     return _shorten(reason, 170)
 
 
@@ -394,12 +405,14 @@ NOTES = """\
 - **Randomness.** The spec's generator is its own Philox stream (GEN-2.1); neither PyTorch's
   generator nor JAX's keys reproduce its bits, and the protocol has no capability to say so. Both
   drivers draw from their own generator seeded with the case's seed and answer *unsupported* when a
-  returned value depends on a draw, unless the case checks a property every generator has (GEN-1.2,
-  GEN-3.1, GEN-3.2) or an error (VMAP-2.1). So the VMAP-2.2/2.3 identities ('same' equals the
-  unbatched draw, 'different' the draw over the batch shape) are not judged on the peers. JAX has no
-  `randomness` flag: the driver maps 'same' to a closed-over key and 'different' to a key split per
-  example and mapped, as JAX code does; 'error' cannot be expressed, so random ops under it draw as
-  under 'same'.
+  returned value depends on a draw and the case names clauses that compare it with the reference's
+  draws (`funcspec_peer/randomness.py`); cases checking a property every generator has (GEN-1.2,
+  GEN-3.1, GEN-3.2), an error (VMAP-2.1), or generated by a property law (which compares a backend
+  with its own unbatched draws, or with distribution bounds) are answered. So the suite's
+  VMAP-RANDOM tests are unsupported on the peers, while PROP-RANDOM judges the same identities on
+  the peers' own generators. JAX has no `randomness` flag: the driver maps 'same' to a closed-over
+  key and 'different' to a key split per example and mapped, as JAX code does; 'error' cannot be
+  expressed, so random ops under it draw as under 'same'.
 - **Errors.** A peer's exception becomes a spec error kind only where its message makes the kind
   certain (`tools/peers/torch_errors.py`, `jax_errors.py`). Otherwise the driver answers `failed`
   with `unclassified error: <exception>`, which the suite judges as a failure: the protocol has no
@@ -419,7 +432,7 @@ def main() -> int:
     parser.add_argument("--tier", default="pr")
     parser.add_argument("--peer", action="append", help="run only these peers (repeatable)")
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--out", default=str(HERE / "out"), help="where the JSON reports go")
+    parser.add_argument("--out", help="where the JSON reports go (default tools/peers/out/<tier>)")
     parser.add_argument("--doc", default=str(ROOT / "docs/peers.md"))
     parser.add_argument("--explanations", default=str(HERE / "explanations.json"))
     parser.add_argument("--report-only", action="store_true", help="only regenerate the matrix from --out")
@@ -430,7 +443,7 @@ def main() -> int:
     parser.add_argument("check_args", nargs="*", help="extra arguments for funcspec check (after --)")
     args = parser.parse_args()
 
-    out = Path(args.out)
+    out = Path(args.out) if args.out else HERE / "out" / args.tier
     out.mkdir(parents=True, exist_ok=True)
     specs = [p for p in peer_specs() if not args.peer or p.key in args.peer]
     reports: list[tuple[str, dict[str, Any]]] = []

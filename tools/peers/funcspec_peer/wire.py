@@ -115,8 +115,6 @@ def evaluate(peer: Peer, case: Case) -> dict[str, Any]:
         return {"type": "unsupported", "reason": str(e)}
     except Failed as e:
         return {"type": "failed", "reason": str(e)}
-    except RecursionError as e:
-        return {"type": "failed", "reason": f"unclassified error: RecursionError: {e}"}
     except Exception as e:  # noqa: BLE001 - any exception of the peer's library is an answer
         known = peer.classify(e, case)
         if known is not None:

@@ -22,6 +22,7 @@ PEERS = Path(__file__).resolve().parent.parent
 ROOT = PEERS.parent.parent
 sys.path.insert(0, str(PEERS))
 
+FUNCSPEC = Path(os.environ.get("FUNCSPEC", str(ROOT / "build/tools/funcspec")))
 HAVE_NUMPY = importlib.util.find_spec("numpy") is not None
 HAVE_TORCH = HAVE_NUMPY and importlib.util.find_spec("torch") is not None
 JAX_PYTHON = os.environ.get("FUNCSPEC_JAX_PYTHON", str(PEERS / ".venv-jax/bin/python"))
@@ -162,7 +163,8 @@ class MatrixTests(unittest.TestCase):
 
         report = {"run": {"backend": {"spec": "exec:peer", "name": "peer", "version": "1.0"}, "seed": 1,
                           "tier": "pr", "seconds": 2.5},
-                  "tests": [test("OPS-VALUES/sin/a", "pass"), test("OPS-VALUES/sin/b", "fail", "1 of 2 elements differ"),
+                  "tests": [test("OPS-VALUES/sin/a", "pass"),
+                            test("OPS-VALUES/sin/b", "fail", "1 of 2 elements differ"),
                             test("OPS-VALUES/cos/a", "fail", "boom", ["OPS-1.2"]),
                             test("OPS-VALUES/tan/a", "unsupported", "no tan", ["OPS-1.3"])]}
         causes = [run_peers.Cause(id="sin", title="sin is off", verdict="difference", explanation="why",
@@ -175,9 +177,6 @@ class MatrixTests(unittest.TestCase):
         self.assertEqual(unexplained, 1)  # cos: the second cause is for another peer
         self.assertIn("#### sin is off — difference, 1 test", text)
         self.assertIn("`OPS-VALUES/cos/a`", text)
-
-
-FUNCSPEC = Path(os.environ.get("FUNCSPEC", str(ROOT / "build/tools/funcspec")))
 
 
 class FindingTests(unittest.TestCase):
@@ -224,11 +223,25 @@ def hand_cases():
     return cases, expected
 
 
+def catalogue():
+    """The op names of `funcspec ops`, or None without a built funcspec."""
+    if not FUNCSPEC.exists():
+        return None
+    listing = subprocess.run([str(FUNCSPEC), "ops", "--format", "markdown"], capture_output=True, text=True).stdout
+    import re
+
+    return set(re.findall(r"^\| `([^`]+)` \|", listing, re.M))
+
+
 class DriverTests(unittest.TestCase):
     def check(self, replies, expected):
         import numpy as np
 
         self.assertEqual(replies[0]["type"], "hello")
+        ops = catalogue()
+        if ops is not None:
+            # Capabilities name catalogue ops only (the suite would never ask for another name).
+            self.assertLessEqual(set(replies[0]["capabilities"]["ops"]), ops)
         for reply, expect in zip(replies[1:], expected):
             if "error" in expect:
                 self.assertEqual((reply["type"], reply.get("kind")), ("error", expect["error"]), reply)
