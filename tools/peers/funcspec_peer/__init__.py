@@ -1,0 +1,1 @@
+"""Shared code of the funcspec peer drivers (tools/peers/README.md)."""

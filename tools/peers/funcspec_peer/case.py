@@ -1,0 +1,263 @@
+"""The case of an evaluate request (docs/case-format.md), read into plain Python values.
+
+A peer needs the program, the inputs in argument order, the transform stack and the names under
+which the transformed function's results are reported. The names follow the suite's rules
+(conformance/case/case.cpp, SignatureWalker): this module recomputes them so that a peer's reply
+names exactly what the suite asks for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+from .tensors import CaseFormatError, CaseTensor, decode_tensor
+
+Literal = Union[bool, int, float]
+Arg = Union[str, None, list[str]]
+
+TRANSFORMS = (
+    "vmap",
+    "grad",
+    "grad_and_value",
+    "vjp",
+    "jvp",
+    "linearize",
+    "jacrev",
+    "jacfwd",
+    "hessian",
+    "functionalize",
+    "functional_call",
+)
+
+
+@dataclass
+class Input:
+    name: str
+    literal: Optional[Literal] = None
+    tensor: Optional[CaseTensor] = None
+
+    @property
+    def is_literal(self) -> bool:
+        return self.tensor is None
+
+
+@dataclass
+class Step:
+    index: int
+    outs: list[str]
+    op: str
+    args: list[Arg]
+    attrs: dict[str, Any]
+    no_grad: bool = False
+
+
+@dataclass
+class Transform:
+    """One transform; `fields` keeps the case's fields, with tensors decoded."""
+
+    kind: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.fields.get(name, default)
+
+
+@dataclass
+class FunctionArg:
+    """A positional argument of a function some transform wraps: an input, or the module state."""
+
+    name: str
+    members: list[str]
+    literal: bool
+
+
+@dataclass
+class Level:
+    """What transform `transforms[i]` wraps: the arguments and the result names of that function."""
+
+    args: list[FunctionArg]
+    results: list[str]
+
+
+@dataclass
+class Case:
+    id: str
+    clauses: list[str]
+    seed: int
+    tier: str
+    device: str
+    inputs: list[Input]
+    program: list[Step]
+    outputs: list[str]
+    transforms: list[Transform]
+    levels: list[Level] = field(default_factory=list)  # levels[i]: the function transforms[i] wraps
+    result_names: list[str] = field(default_factory=list)
+
+    def input(self, name: str) -> Optional[Input]:
+        for i in self.inputs:
+            if i.name == name:
+                return i
+        return None
+
+    @property
+    def input_names(self) -> list[str]:
+        return [i.name for i in self.inputs]
+
+    def transform_kinds(self) -> list[str]:
+        return [t.kind for t in self.transforms]
+
+
+def _literal(value: Any, where: str) -> Literal:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("nan", "inf", "+inf", "-inf"):
+        return float(value.strip().lower())
+    raise CaseFormatError(f"{where}: not a literal: {value!r}")
+
+
+def _tensor_map(value: Any, where: str) -> dict[str, CaseTensor]:
+    if not isinstance(value, dict):
+        raise CaseFormatError(f"{where}: expected an object of tensors")
+    return {name: decode_tensor(spec, f"{where}.{name}") for name, spec in value.items()}
+
+
+def _transform(spec: Any, where: str) -> Transform:
+    if not isinstance(spec, dict) or spec.get("transform") not in TRANSFORMS:
+        raise CaseFormatError(f"{where}: unknown transform {spec!r}")
+    fields = {k: v for k, v in spec.items() if k != "transform"}
+    if "cotangents" in fields:
+        fields["cotangents"] = _tensor_map(fields["cotangents"], where + ".cotangents")
+    if "tangents" in fields:
+        fields["tangents"] = _tensor_map(fields["tangents"], where + ".tangents")
+    return Transform(spec["transform"], fields)
+
+
+def parse_case(doc: Any) -> Case:
+    if not isinstance(doc, dict):
+        raise CaseFormatError("the case is not an object")
+    if doc.get("format") != "funcspec-case/1":
+        raise CaseFormatError(f"unknown case format {doc.get('format')!r}")
+    device = doc.get("device", "cpu")
+    inputs = []
+    for name, spec in doc.get("inputs", {}).items():
+        where = f"inputs.{name}"
+        if isinstance(spec, dict) and "literal" in spec:
+            inputs.append(Input(name, literal=_literal(spec["literal"], where)))
+        else:
+            inputs.append(Input(name, tensor=decode_tensor(spec, where, allow_omitted=device == "meta")))
+    program = []
+    for i, step in enumerate(doc.get("program", [])):
+        outs = step.get("out", [])
+        program.append(
+            Step(
+                index=i,
+                outs=[outs] if isinstance(outs, str) else list(outs),
+                op=step["op"],
+                args=list(step.get("args", [])),
+                attrs=dict(step.get("attrs", {})),
+                no_grad=bool(step.get("no_grad", False)),
+            )
+        )
+    transforms = [_transform(t, f"transforms[{i}]") for i, t in enumerate(doc.get("transforms", []))]
+    case = Case(
+        id=doc.get("id", ""),
+        clauses=list(doc.get("clauses", [])),
+        seed=int(doc.get("seed", 0)),
+        tier=doc.get("tier", "pr"),
+        device=device,
+        inputs=inputs,
+        program=program,
+        outputs=list(doc["outputs"]),
+        transforms=transforms,
+    )
+    _walk_signatures(case)
+    return case
+
+
+def _as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _push_unique(results: list[str], name: str) -> None:
+    # Nested levels of one mode name two results alike; the later gets the first free #k.
+    unique, k = name, 2
+    while unique in results:
+        unique, k = f"{name}#{k}", k + 1
+    results.append(unique)
+
+
+def resolve_argnums(case: Case, level: Level, argnums: Any) -> tuple[list[int], list[str]]:
+    """The argument positions `argnums` selects at this level, and the input names they stand for.
+
+    Names select case inputs by position in the case (as the reference does); positions may be
+    negative and count from the end of the level's arguments.
+    """
+    positions: list[int] = []
+    names: list[str] = []
+    n = len(level.args)
+    for selector in _as_list(0 if argnums is None else argnums):
+        if isinstance(selector, str):
+            position = case.input_names.index(selector)
+            positions.append(position)
+            names.append(selector)
+        else:
+            position = int(selector) + n if int(selector) < 0 else int(selector)
+            positions.append(position)
+            names.extend(level.args[position].members)
+    return positions, names
+
+
+def _walk_signatures(case: Case) -> None:
+    """Fills case.levels and case.result_names, innermost transform first, as the suite names them."""
+    args = [FunctionArg(i.name, [i.name], i.is_literal) for i in case.inputs]
+    results = list(case.outputs)
+    levels: list[Level] = [Level([], [])] * len(case.transforms)
+    for index in range(len(case.transforms) - 1, -1, -1):
+        t = case.transforms[index]
+        level = Level(list(args), list(results))
+        levels[index] = level
+        has_aux = bool(t.get("has_aux", False))
+        outputs, aux = (results[:1], results[1:]) if has_aux else (results, [])
+        if t.kind in ("grad", "grad_and_value"):
+            _, wrt = resolve_argnums(case, level, t.get("argnums", 0))
+            new = [f"grad({outputs[0]}, {x})" for x in wrt]
+            if t.kind == "grad_and_value":
+                new.append(outputs[0])
+            results = new + aux
+        elif t.kind == "vjp":
+            results = list(results)
+            for i in case.inputs:
+                if i.tensor is not None and i.tensor.is_floating:
+                    _push_unique(results, f"vjp({i.name})")
+        elif t.kind in ("jvp", "linearize"):
+            results = list(results)
+            for y in outputs:
+                _push_unique(results, f"jvp({y})")
+        elif t.kind in ("jacrev", "jacfwd"):
+            _, wrt = resolve_argnums(case, level, t.get("argnums", 0))
+            results = [f"jac({y}, {x})" for y in outputs for x in wrt] + aux
+        elif t.kind == "hessian":
+            _, wrt = resolve_argnums(case, level, t.get("argnums", 0))
+            results = [f"hess({y}, {a}, {b})" for y in results for a in wrt for b in wrt]
+        elif t.kind == "functional_call":
+            state = list(t.get("parameters", [])) + list(t.get("buffers", []))
+            rest = [a for a in args if not (a.members == [a.name] and a.name in state)]
+            args = [FunctionArg("state", state, False)] + rest
+    case.levels = levels
+    case.result_names = results
+
+
+def dims_per_name(spec: Any, names: list[str]) -> Union[int, None, tuple[Optional[int], ...]]:
+    """in_dims / out_dims as one dim for all, or one per name (a list by position, an object by name)."""
+    if spec is None or isinstance(spec, int):
+        return spec
+    if isinstance(spec, list):
+        return tuple(spec)
+    if isinstance(spec, dict):
+        return tuple(spec.get(name) for name in names)
+    raise CaseFormatError(f"dims of an unknown form: {spec!r}")

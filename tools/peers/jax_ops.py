@@ -1,0 +1,441 @@
+"""The op catalogue (`funcspec ops`) as JAX calls.
+
+Each catalogue op maps to the jax.numpy / jax.nn / jax.lax / jax.scipy call a JAX user would
+write, with PyTorch's argument conventions translated (a `dim` becomes an `axis`, torch's
+`split(split_size)` becomes jnp.split at the matching indices). What JAX does not have is left
+out of the table, so the driver does not declare it and the suite reports those cases
+unsupported: in-place ops and out= variants (JAX arrays are immutable), and the losses and layers
+that live in libraries built on JAX (Flax, Optax) rather than in JAX. Values follow JAX's own
+semantics, type promotion included (its weak-typed Python scalars, float64 defaults under x64);
+where they differ from the spec the conformance matrix says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+import jax
+import jax.numpy as jnp
+import jax.scipy.special as jsp
+import numpy as np
+
+from funcspec_peer.wire import SpecError, Unsupported
+
+JAX_DTYPES = {
+    "bool": jnp.bool_,
+    "int64": jnp.int64,
+    "float32": jnp.float32,
+    "float64": jnp.float64,
+}
+
+_NUMERIC_ATTRS = frozenset(
+    {"alpha", "value", "fill_value", "p", "beta", "threshold", "mean", "std", "from", "to", "start", "end", "step",
+     "eps", "label_smoothing", "correction"}
+)
+
+Impl = Callable[..., Any]
+
+
+class KeyState:
+    """The case's PRNG key, split for every draw: JAX's explicit-key model as a program sees it.
+
+    Random ops take a fresh subkey from here in program order. A vmap with randomness='different'
+    replaces `key` by a per-example key (mapped over the batch) while its function runs, so each
+    example draws from its own key, and 'same' leaves the closed-over key, so every example draws
+    the same values: the two ways JAX code expresses the two behaviours.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.key = jax.random.PRNGKey(seed % (1 << 32))
+
+    def next(self) -> Any:
+        self.key, sub = jax.random.split(self.key)
+        return sub
+
+
+@dataclass
+class Context:
+    keys: KeyState
+    meta: bool
+
+
+def jax_dtype(name: Optional[str]) -> Any:
+    if name is None:
+        return None
+    if name == "oracle":
+        raise Unsupported("the oracle dtype is the reference's own; JAX has no such dtype")
+    return JAX_DTYPES[name]
+
+
+def attrs_for_jax(attrs: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for name, value in attrs.items():
+        if name == "dtype":
+            value = jax_dtype(value)
+        elif name in _NUMERIC_ATTRS and isinstance(value, str):
+            value = float(value)
+        out["from_" if name == "from" else name] = value
+    return out
+
+
+def _axes(dim: Any) -> Optional[tuple[int, ...]]:
+    if dim is None:
+        return None
+    return (dim,) if isinstance(dim, int) else tuple(dim)
+
+
+def _ndim(x: Any) -> int:
+    return jnp.ndim(x)
+
+
+def _size(size: Any) -> tuple[int, ...]:
+    return (size,) if isinstance(size, int) else tuple(size)
+
+
+def _device(ctx: "Context", device: str) -> None:
+    # Under jax.eval_shape (a meta case) every array is abstract, so a meta creation op is one.
+    if device != "cpu" and not (device == "meta" and ctx.meta):
+        raise Unsupported(f"JAX has no {device} device for a creation op (jax.eval_shape stands for meta cases)")
+
+
+def _piece_bounds(n: int, size: int) -> list[int]:
+    """jnp.split indices giving pieces of `size` along a dim of `n` (PyTorch's split)."""
+    return list(range(size, n, size)) if size > 0 else []
+
+
+def build_ops() -> dict[str, Impl]:
+    ops: dict[str, Impl] = {}
+
+    def op(name: str) -> Callable[[Impl], Impl]:
+        def register(fn: Impl) -> Impl:
+            ops[name] = fn
+            return fn
+
+        return register
+
+    # Unary elementwise.
+    for name, fn in {
+        "neg": jnp.negative, "abs": jnp.abs, "sign": jnp.sign, "square": jnp.square, "floor": jnp.floor,
+        "ceil": jnp.ceil, "round": jnp.round, "exp": jnp.exp, "expm1": jnp.expm1, "log": jnp.log,
+        "log1p": jnp.log1p, "sqrt": jnp.sqrt, "rsqrt": jax.lax.rsqrt, "reciprocal": jnp.reciprocal,
+        "sin": jnp.sin, "cos": jnp.cos, "tan": jnp.tan, "tanh": jnp.tanh, "sigmoid": jax.nn.sigmoid,
+        "erf": jsp.erf, "relu": jax.nn.relu, "logical_not": jnp.logical_not,
+    }.items():
+        ops[name] = lambda ctx, x, fn=fn: fn(x)
+
+    # Catalogue arguments JAX's functions do not take (gelu's approximate, div's rounding_mode) are
+    # translated here, so a value the catalogue refuses is refused here as the catalogue's error.
+    @op("gelu")
+    def gelu(ctx, x, approximate="none"):
+        if approximate not in ("none", "tanh"):
+            raise SpecError("invalid_argument", f"gelu has no approximation {approximate!r}")
+        return jax.nn.gelu(x, approximate=approximate == "tanh")
+
+    @op("softplus")
+    def softplus(ctx, x, beta=1.0, threshold=20.0):
+        # jax.nn.softplus has neither beta nor PyTorch's linear threshold; beta scales the input.
+        return jax.nn.softplus(x) if beta == 1.0 else jax.nn.softplus(beta * x) / beta
+
+    # Binary elementwise.
+    @op("add")
+    def add(ctx, a, b, alpha=1):
+        return jnp.add(a, b) if alpha == 1 else jnp.add(a, jnp.multiply(alpha, b))
+
+    @op("sub")
+    def sub(ctx, a, b, alpha=1):
+        return jnp.subtract(a, b) if alpha == 1 else jnp.subtract(a, jnp.multiply(alpha, b))
+
+    @op("div")
+    def div(ctx, a, b, rounding_mode=None):
+        if rounding_mode is None:
+            return jnp.true_divide(a, b)
+        if rounding_mode == "floor":
+            return jnp.floor_divide(a, b)
+        if rounding_mode == "trunc":
+            if jnp.issubdtype(jnp.result_type(a, b), jnp.integer):
+                dtype = jnp.result_type(a, b)
+                return jax.lax.div(*jnp.broadcast_arrays(jnp.asarray(a, dtype), jnp.asarray(b, dtype)))
+            return jnp.trunc(jnp.true_divide(a, b))
+        raise SpecError("invalid_argument", f"div has no rounding mode {rounding_mode!r}")
+
+    for name, fn in {
+        "mul": jnp.multiply, "pow": jnp.power, "maximum": jnp.maximum, "minimum": jnp.minimum,
+        "atan2": jnp.arctan2, "remainder": jnp.remainder, "eq": jnp.equal, "ne": jnp.not_equal,
+        "lt": jnp.less, "le": jnp.less_equal, "gt": jnp.greater, "ge": jnp.greater_equal,
+        "logical_and": jnp.logical_and, "logical_or": jnp.logical_or,
+    }.items():
+        ops[name] = lambda ctx, a, b, fn=fn: fn(a, b)
+    ops["where"] = lambda ctx, c, a, b: jnp.where(c, a, b)
+    ops["clamp"] = lambda ctx, x, min=None, max=None: jnp.clip(x, min, max)
+
+    # Reductions.
+    def reduction(fn: Impl, with_dtype: bool) -> Impl:
+        def impl(ctx, x, dim=None, keepdim=False, dtype=None):
+            axes = _axes(dim)
+            kw = {"dtype": dtype} if with_dtype and dtype is not None else {}
+            return fn(x, axis=None if not axes else axes, keepdims=keepdim, **kw)
+
+        return impl
+
+    ops["sum"] = reduction(jnp.sum, True)
+    ops["prod"] = reduction(jnp.prod, True)
+    ops["mean"] = reduction(jnp.mean, True)
+    ops["amax"] = reduction(jnp.max, False)
+    ops["amin"] = reduction(jnp.min, False)
+    ops["all"] = reduction(jnp.all, False)
+    ops["any"] = reduction(jnp.any, False)
+    ops["argmax"] = lambda ctx, x, dim=None, keepdim=False: jnp.argmax(x, axis=dim, keepdims=keepdim)
+    ops["argmin"] = lambda ctx, x, dim=None, keepdim=False: jnp.argmin(x, axis=dim, keepdims=keepdim)
+    ops["norm"] = lambda ctx, x, p=2, dim=None, keepdim=False: jnp.linalg.vector_norm(
+        x, axis=_axes(dim) or None, keepdims=keepdim, ord=p)
+    ops["var"] = lambda ctx, x, dim=None, correction=None, keepdim=False: jnp.var(
+        x, axis=_axes(dim) or None, ddof=1 if correction is None else correction, keepdims=keepdim)
+    ops["std"] = lambda ctx, x, dim=None, correction=None, keepdim=False: jnp.std(
+        x, axis=_axes(dim) or None, ddof=1 if correction is None else correction, keepdims=keepdim)
+    ops["logsumexp"] = lambda ctx, x, dim, keepdim=False: jsp.logsumexp(x, axis=_axes(dim) or None,
+                                                                       keepdims=keepdim)
+
+    # Scans and reorderings.
+    ops["cumsum"] = lambda ctx, x, dim, dtype=None: jnp.cumsum(x, axis=dim, dtype=dtype)
+    ops["cumprod"] = lambda ctx, x, dim, dtype=None: jnp.cumprod(x, axis=dim, dtype=dtype)
+    ops["flip"] = lambda ctx, x, dims: jnp.flip(x, axis=_axes(dims))
+    ops["roll"] = lambda ctx, x, shifts, dims=(): jnp.roll(x, _axes(shifts), axis=_axes(dims) or None)
+
+    @op("sort")
+    def sort(ctx, x, dim=-1, descending=False, stable=True):
+        indices = jnp.argsort(x, axis=dim, stable=stable, descending=descending)
+        return jnp.take_along_axis(x, indices, axis=dim), indices
+
+    @op("topk")
+    def topk(ctx, x, k, dim=-1, largest=True, sorted=True):
+        if largest and (dim == -1 or dim == _ndim(x) - 1):
+            values, indices = jax.lax.top_k(x, k)
+            return values, indices.astype(jnp.int64)
+        indices = jnp.argsort(x, axis=dim, stable=True, descending=largest)
+        indices = jax.lax.slice_in_dim(indices, 0, k, axis=dim)
+        return jnp.take_along_axis(x, indices, axis=dim), indices
+
+    # Shape ops (JAX has no views: these are values).
+    @op("expand")
+    def expand(ctx, x, size):
+        size = _size(size)
+        lead = len(size) - _ndim(x)
+        target = [n if n != -1 else jnp.shape(x)[d - lead] for d, n in enumerate(size)]
+        return jnp.broadcast_to(x, target)
+
+    ops["view"] = lambda ctx, x, size: jnp.reshape(x, _size(size))
+    ops["reshape"] = lambda ctx, x, shape: jnp.reshape(x, _size(shape))
+    ops["permute"] = lambda ctx, x, dims: jnp.transpose(x, _axes(dims))
+    @op("squeeze")
+    def squeeze(ctx, x, dim=None):
+        # The catalogue squeezes those listed dims that have size 1 (PyTorch 2); jnp.squeeze insists
+        # that every listed axis has size 1, so the others are left out of the call.
+        axes = _axes(dim)
+        if axes is None:
+            return jnp.squeeze(x)
+        shape = jnp.shape(x)
+        return jnp.squeeze(x, axis=tuple(a for a in axes if -len(shape) <= a < len(shape) and shape[a] == 1)
+                           if shape else axes)
+    ops["unsqueeze"] = lambda ctx, x, dim: jnp.expand_dims(x, dim)
+
+    @op("select")
+    def select(ctx, x, dim, index):
+        if _ndim(x) == 0:
+            raise SpecError("dim_out_of_range", "select of a 0-dim array")
+        return x[(slice(None),) * (dim % _ndim(x)) + (index,)]
+
+    @op("slice")
+    def slice_(ctx, x, dim=0, start=None, end=None, step=1):
+        return x[(slice(None),) * (dim % max(_ndim(x), 1)) + (slice(start, end, step),)]
+
+    ops["diagonal"] = lambda ctx, x, offset=0, dim1=0, dim2=1: jnp.diagonal(x, offset, dim1, dim2)
+    ops["transpose"] = lambda ctx, x, dim0, dim1: jnp.swapaxes(x, dim0, dim1)
+    ops["movedim"] = lambda ctx, x, source, destination: jnp.moveaxis(x, _axes(source), _axes(destination))
+    ops["broadcast_to"] = lambda ctx, x, size: jnp.broadcast_to(x, _size(size))
+
+    @op("flatten")
+    def flatten(ctx, x, start_dim=0, end_dim=-1):
+        shape = jnp.shape(x)
+        if not shape:
+            return jnp.reshape(x, (1,))
+        s, e = start_dim % len(shape), end_dim % len(shape)
+        return jnp.reshape(x, shape[:s] + (-1,) + shape[e + 1:])
+
+    @op("unflatten")
+    def unflatten(ctx, x, dim, sizes):
+        shape = jnp.shape(x)
+        d = dim % len(shape)
+        return jnp.reshape(x, shape[:d] + _size(sizes) + shape[d + 1:])
+
+    @op("narrow")
+    def narrow(ctx, x, dim, start, length):
+        axis = dim % max(_ndim(x), 1)
+        begin = start + jnp.shape(x)[axis] if start < 0 else start  # a negative start wraps once
+        return jax.lax.slice_in_dim(x, begin, begin + length, axis=axis)
+    ops["unbind"] = lambda ctx, x, dim=0: list(jnp.unstack(x, axis=dim))
+    ops["split"] = lambda ctx, x, split_size, dim=0: list(
+        jnp.split(x, _piece_bounds(jnp.shape(x)[dim], split_size), axis=dim))
+    ops["split_with_sizes"] = lambda ctx, x, split_sizes, dim=0: list(
+        jnp.split(x, list(np.cumsum(_size(split_sizes))[:-1]), axis=dim))
+    @op("chunk")
+    def chunk(ctx, x, chunks, dim=0):
+        # PyTorch's chunk: pieces of ceil(n / chunks) (maybe fewer pieces); an empty dim gives
+        # `chunks` empty pieces, which is what jnp.array_split gives there.
+        n = jnp.shape(x)[dim]
+        if n == 0:
+            return list(jnp.array_split(x, chunks, axis=dim))
+        return list(jnp.split(x, _piece_bounds(n, -(-n // chunks)), axis=dim))
+
+    # Joining and indexing.
+    ops["cat"] = lambda ctx, tensors, dim=0: jnp.concatenate(tensors, axis=dim)
+    ops["stack"] = lambda ctx, tensors, dim=0: jnp.stack(tensors, axis=dim)
+    # A 0-dim index selects one slice and keeps the dim (as a 1-element index does).
+    ops["index_select"] = lambda ctx, x, index, dim: jnp.take(x, jnp.reshape(index, (-1,)), axis=dim)
+
+    @op("gather")
+    def gather(ctx, x, index, dim):
+        # gather reads the leading block of self that index covers in the other dims (PyTorch's
+        # rule); jnp.take_along_axis broadcasts them instead, so self is cut to that block first.
+        if _ndim(x) == _ndim(index) and _ndim(x) > 0:
+            axis = dim % _ndim(x)
+            block = tuple(slice(None) if d == axis else slice(0, n) for d, n in enumerate(jnp.shape(index)))
+            x = x[block]
+        return jnp.take_along_axis(x, index, axis=dim)
+    ops["take_along_dim"] = lambda ctx, x, indices, dim=None: jnp.take_along_axis(
+        jnp.ravel(x) if dim is None else x, jnp.ravel(indices) if dim is None else indices,
+        axis=0 if dim is None else dim)
+    ops["masked_fill"] = lambda ctx, x, mask, value: jnp.where(mask, value, x)
+
+    @op("scatter_add")
+    def scatter_add(ctx, x, index, src, dim):
+        if _ndim(x) == 0:  # a rank-0 self is indexed as its one element
+            return jnp.reshape(jnp.reshape(x, (1,)).at[jnp.reshape(index, (-1,))].add(jnp.reshape(src, (-1,))), ())
+        grids = list(jnp.indices(jnp.shape(index), sparse=True))
+        grids[dim % _ndim(x)] = index
+        window = tuple(slice(0, n) for n in jnp.shape(index))
+        return x.at[tuple(grids)].add(src[window])
+
+    @op("index_add")
+    def index_add(ctx, x, index, source, dim, alpha=1):
+        added = source if alpha == 1 else alpha * source
+        if _ndim(x) == 0:  # a rank-0 self is indexed as its one element
+            return jnp.reshape(jnp.reshape(x, (1,)).at[jnp.reshape(index, (-1,))].add(jnp.reshape(added, (-1,))), ())
+        where = (slice(None),) * (dim % _ndim(x)) + (index,)
+        return x.at[where].add(added)
+
+    @op("pad")
+    def pad(ctx, x, pad, value=0):
+        pairs = _size(pad)
+        config = [(0, 0, 0)] * _ndim(x)
+        for k in range(len(pairs) // 2):
+            config[_ndim(x) - 1 - k] = (pairs[2 * k], pairs[2 * k + 1], 0)
+        return jax.lax.pad(x, jnp.asarray(value, dtype=jnp.result_type(x)), config)
+
+    # Linear algebra.
+    ops["einsum"] = lambda ctx, operands, equation: jnp.einsum(equation, *operands)
+    for name, fn in {"mm": jnp.matmul, "bmm": jnp.matmul, "mv": jnp.matmul, "dot": jnp.dot, "outer": jnp.outer,
+                     "matmul": jnp.matmul}.items():
+        ops[name] = lambda ctx, a, b, fn=fn: fn(a, b)
+    ops["trace"] = lambda ctx, x: jnp.trace(x)
+    ops["tril"] = lambda ctx, x, diagonal=0: jnp.tril(x, diagonal)
+    ops["triu"] = lambda ctx, x, diagonal=0: jnp.triu(x, diagonal)
+    ops["det"] = lambda ctx, x: jnp.linalg.det(x)
+    ops["slogdet"] = lambda ctx, x: tuple(jnp.linalg.slogdet(x))
+    ops["inverse"] = lambda ctx, x: jnp.linalg.inv(x)
+
+    @op("solve")
+    def solve(ctx, a, b, left=True):
+        # torch.linalg.solve reads b as a (batch of) vector(s) when it is 1-D or has a's shape
+        # without its last dim; jnp.linalg.solve takes matrices only since JAX 0.5, and its error
+        # message gives the spelling of a vector solve used here: solve(a, b[..., None])[..., 0].
+        vector = _ndim(b) == 1 or jnp.shape(b) == jnp.shape(a)[:-1]
+        if not left:
+            a = jnp.swapaxes(a, -1, -2)
+            b = b if vector else jnp.swapaxes(b, -1, -2)
+        x = jnp.linalg.solve(a, b[..., None])[..., 0] if vector else jnp.linalg.solve(a, b)
+        return x if left or vector else jnp.swapaxes(x, -1, -2)
+
+    # Composites JAX itself has.
+    ops["softmax"] = lambda ctx, x, dim: jax.nn.softmax(x, axis=dim)
+    ops["log_softmax"] = lambda ctx, x, dim: jax.nn.log_softmax(x, axis=dim)
+
+    # Conversions (no storage, so clone and contiguous are the value itself).
+    ops["to_dtype"] = lambda ctx, x, dtype: jnp.asarray(x).astype(dtype)
+    ops["clone"] = lambda ctx, x: jnp.array(x, copy=True)
+    ops["contiguous"] = lambda ctx, x: x
+    ops["detach"] = lambda ctx, x: jax.lax.stop_gradient(x)
+
+    # Creation.
+    @op("full")
+    def full(ctx, size, fill_value, dtype=None, device="cpu"):
+        _device(ctx, device)
+        return jnp.full(_size(size), fill_value, dtype=dtype)
+
+    @op("arange")
+    def arange(ctx, start=0, end=None, step=1, dtype=None, device="cpu"):
+        _device(ctx, device)
+        return jnp.arange(start, end, step, dtype=dtype)
+
+    for name, fn in {"zeros": jnp.zeros, "ones": jnp.ones}.items():
+        def create(ctx, size, dtype=jnp.float32, device="cpu", fn=fn):
+            _device(ctx, device)
+            return fn(_size(size), dtype=dtype)
+
+        ops[name] = create
+    ops["zeros_like"] = lambda ctx, x, dtype=None: jnp.zeros_like(x, dtype=dtype)
+    ops["ones_like"] = lambda ctx, x, dtype=None: jnp.ones_like(x, dtype=dtype)
+    ops["full_like"] = lambda ctx, x, fill_value, dtype=None: jnp.full_like(x, fill_value, dtype=dtype)
+
+    # Value-dependent ops.
+    ops["item"] = lambda ctx, x: jnp.asarray(x).item()
+    ops["is_nonzero"] = lambda ctx, x: bool(x)
+    ops["nonzero"] = lambda ctx, x: jnp.argwhere(x).astype(jnp.int64)
+
+    @op("masked_select")
+    def masked_select(ctx, x, mask):
+        x, mask = jnp.broadcast_arrays(x, mask)
+        return x[mask]
+
+    # Random ops draw from the case's key (KeyState).
+    @op("rand")
+    def rand(ctx, size, dtype=jnp.float32, device="cpu"):
+        _device(ctx, device)
+        return jax.random.uniform(ctx.keys.next(), _size(size), dtype=dtype)
+
+    @op("randn")
+    def randn(ctx, size, dtype=jnp.float32, device="cpu"):
+        _device(ctx, device)
+        return jax.random.normal(ctx.keys.next(), _size(size), dtype=dtype)
+
+    @op("randint")
+    def randint(ctx, low, high, size, dtype=jnp.int64, device="cpu"):
+        _device(ctx, device)
+        return jax.random.randint(ctx.keys.next(), _size(size), low, high, dtype=jnp.int64).astype(dtype)
+
+    ops["bernoulli"] = lambda ctx, p: jax.random.bernoulli(ctx.keys.next(), p).astype(jnp.result_type(p))
+    ops["bernoulli.p"] = lambda ctx, x, p=0.5: jax.random.bernoulli(ctx.keys.next(), p, jnp.shape(x)).astype(
+        jnp.result_type(x))
+
+    @op("normal")
+    def normal(ctx, mean, std):
+        shape = jnp.broadcast_shapes(jnp.shape(mean), jnp.shape(std))
+        dtype = jnp.result_type(mean, std)
+        return mean + std * jax.random.normal(ctx.keys.next(), shape, dtype=dtype)
+
+    ops["normal_functional"] = lambda ctx, x, mean=0.0, std=1.0: mean + std * jax.random.normal(
+        ctx.keys.next(), jnp.shape(x), dtype=jnp.result_type(x))
+    ops["uniform"] = lambda ctx, x, from_=0.0, to=1.0: jax.random.uniform(
+        ctx.keys.next(), jnp.shape(x), dtype=jnp.result_type(x), minval=from_, maxval=to)
+
+    @op("multinomial")
+    def multinomial(ctx, x, num_samples, replacement=False):
+        def row(key, w):
+            return jax.random.choice(key, jnp.shape(w)[-1], (num_samples,), replace=replacement, p=w / jnp.sum(w))
+
+        key = ctx.keys.next()
+        if _ndim(x) == 1:
+            return row(key, x).astype(jnp.int64)
+        return jax.vmap(row)(jax.random.split(key, jnp.shape(x)[0]), x).astype(jnp.int64)
+
+    return ops

@@ -1,0 +1,270 @@
+"""Tests of the peer drivers: the shared protocol and case code always, each peer when installed.
+
+    /usr/bin/python3 -m unittest discover -s tools/peers/tests
+
+A test that needs NumPy, PyTorch or JAX skips, naming what is missing, when its interpreter lacks
+it: the drivers are optional, so are their tests (tools/peers/README.md).
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import io
+import json
+import os
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+PEERS = Path(__file__).resolve().parent.parent
+ROOT = PEERS.parent.parent
+sys.path.insert(0, str(PEERS))
+
+FUNCSPEC = Path(os.environ.get("FUNCSPEC", str(ROOT / "build/tools/funcspec")))
+HAVE_NUMPY = importlib.util.find_spec("numpy") is not None
+HAVE_TORCH = HAVE_NUMPY and importlib.util.find_spec("torch") is not None
+JAX_PYTHON = os.environ.get("FUNCSPEC_JAX_PYTHON", str(PEERS / ".venv-jax/bin/python"))
+
+
+def case_doc(**fields):
+    doc = {"format": "funcspec-case/1", "id": "TEST/x/y", "inputs": {}, "program": [], "outputs": ["y"]}
+    doc.update(fields)
+    return doc
+
+
+def f64(*values):
+    import numpy as np
+
+    return {"dtype": "float64", "shape": [len(values)],
+            "base64": base64.b64encode(np.array(values, "<f8").tobytes()).decode()}
+
+
+@unittest.skipUnless(HAVE_NUMPY, "NumPy is not installed for this interpreter")
+class CaseTests(unittest.TestCase):
+    def test_result_names_follow_the_case_format(self):
+        from funcspec_peer.case import parse_case
+
+        doc = case_doc(
+            inputs={"x": f64(1, 2), "n": {"dtype": "int64", "shape": [], "data": 3}, "c": {"literal": 2.5}},
+            program=[{"out": ["y"], "op": "mul", "args": ["x", "c"]}],
+            transforms=[
+                {"transform": "jvp", "tangents": {"x": f64(1, 0)}},
+                {"transform": "jvp", "tangents": {"x": f64(0, 1)}},
+            ],
+        )
+        self.assertEqual(parse_case(doc).result_names, ["y", "jvp(y)", "jvp(y)#2", "jvp(jvp(y))"])
+        doc["transforms"] = [{"transform": "hessian", "argnums": ["x"]}]
+        self.assertEqual(parse_case(doc).result_names, ["hess(y, x, x)"])
+        doc["transforms"] = [{"transform": "vjp", "cotangents": {"y": f64(1, 1)}}]
+        # Only floating tensor inputs get a cotangent; the int64 n and the literal c do not.
+        self.assertEqual(parse_case(doc).result_names, ["y", "vjp(x)"])
+        doc["outputs"] = ["y", "x"]
+        doc["transforms"] = [{"transform": "grad_and_value", "argnums": -3, "has_aux": True}]
+        self.assertEqual(parse_case(doc).result_names, ["grad(y, x)", "y", "x"])
+
+    def test_layouts_place_values_as_the_case_format_says(self):
+        from funcspec_peer.tensors import decode_tensor
+
+        t = decode_tensor({"dtype": "float64", "shape": [3, 2], "data": [[1, 2], [3, 4], [5, 6]],
+                           "layout": {"permute": [1, 0], "slice": {"start": [0, 1], "step": [2, 1]}}}, "x")
+        buffer, strides, offset = t.strided_buffer()
+        # slice(permute(buffer)): strides step[d] * contiguous_stride(buffer)[p[d]].
+        self.assertEqual((strides, offset), ((2, 5), 5))
+        import numpy as np
+
+        view = np.lib.stride_tricks.as_strided(buffer[offset:], (3, 2), tuple(s * 8 for s in strides))
+        self.assertEqual(view.tolist(), [[1, 2], [3, 4], [5, 6]])
+        self.assertTrue(np.isnan(buffer[0]))  # a gap
+        expanded = decode_tensor({"dtype": "int64", "shape": [2, 3], "data": [[1, 2, 3], [1, 2, 3]],
+                                  "layout": {"strides": [0, 1], "offset": 2}}, "x")
+        self.assertEqual(expanded.strided_buffer()[0].size, 5)
+
+    def test_random_values_are_reported_only_for_generator_independent_clauses(self):
+        from funcspec_peer.case import parse_case
+        from funcspec_peer.randomness import stream_dependent_reason
+
+        draw = [{"out": ["r"], "op": "rand", "attrs": {"size": [4]}}, {"out": ["y"], "op": "sin", "args": ["r"]}]
+        self.assertIsNotNone(stream_dependent_reason(parse_case(case_doc(program=draw, clauses=["GEN-2.1"]))))
+        self.assertIsNone(stream_dependent_reason(parse_case(case_doc(program=draw, clauses=["GEN-3.1"]))))
+        # A draw that no output depends on, even through a view written in place, changes nothing.
+        unrelated = [{"out": ["r"], "op": "rand", "attrs": {"size": [4]}},
+                     {"out": ["y"], "op": "zeros", "attrs": {"size": [2]}}]
+        self.assertIsNone(stream_dependent_reason(parse_case(case_doc(program=unrelated, clauses=["OPS-1.1"]))))
+        aliased = [{"out": ["y"], "op": "zeros", "attrs": {"size": [2]}},
+                   {"out": ["v"], "op": "select", "args": ["y"], "attrs": {"dim": 0, "index": 0}},
+                   {"out": ["w"], "op": "uniform_", "args": ["v"]}]
+        self.assertIsNotNone(stream_dependent_reason(parse_case(case_doc(program=aliased, clauses=["OPS-1.1"]))))
+
+
+@unittest.skipUnless(HAVE_NUMPY, "NumPy is not installed for this interpreter")
+class ProtocolTests(unittest.TestCase):
+    def serve(self, peer_class, requests):
+        from funcspec_peer import wire
+
+        read, write = os.pipe()
+        saved = os.dup(1)
+        try:
+            os.dup2(write, 1)
+            status = wire.serve(peer_class, io.StringIO("".join(json.dumps(r) + "\n" for r in requests)))
+        finally:
+            os.dup2(saved, 1)
+            os.close(write)
+            sys.stdout = sys.__stdout__
+        with os.fdopen(read) as replies:
+            return status, [json.loads(line) for line in replies]
+
+    def test_hello_evaluate_bye(self):
+        import numpy as np
+        from funcspec_peer.wire import Output, Peer, SpecError
+
+        class Doubling(Peer):
+            name = "doubling"
+
+            def capabilities(self):
+                return {"ops": ["mul"], "transforms": [], "dtypes": ["float64"], "devices": ["cpu"]}
+
+            def run(self, case):
+                if case.id == "TEST/error":
+                    raise SpecError("shape_mismatch", "no")
+                if case.id == "TEST/unclassified":
+                    raise RuntimeError("something PyTorch said")
+                return [Output("float64", (2,), np.array([2.0, 4.0]))]
+
+        evaluate = {"type": "evaluate", "case": case_doc(program=[{"out": ["y"], "op": "mul", "args": []}])}
+        status, replies = self.serve(Doubling, [
+            {"type": "hello", "protocols": ["funcspec-protocol/1"]},
+            dict(evaluate, id=1),
+            dict(evaluate, id=2, case=dict(evaluate["case"], id="TEST/error")),
+            dict(evaluate, id=3, case=dict(evaluate["case"], id="TEST/unclassified")),
+            {"type": "evaluate", "id": 4, "case": {"format": "funcspec-case/9"}},
+            {"type": "bye"},
+        ])
+        self.assertEqual(status, 0)
+        self.assertEqual(replies[0]["name"], "doubling")
+        self.assertEqual(replies[1], {"type": "result", "id": 1, "outputs": {"y": {
+            "dtype": "float64", "shape": [2], "base64": base64.b64encode(np.array([2.0, 4.0]).tobytes()).decode()}}})
+        self.assertEqual((replies[2]["type"], replies[2]["kind"]), ("error", "shape_mismatch"))
+        self.assertEqual(replies[3]["type"], "failed")
+        self.assertIn("unclassified error: RuntimeError", replies[3]["reason"])
+        self.assertNotIn("kind", replies[4])  # a rejection
+        self.assertEqual(replies[4]["id"], 4)
+
+
+class MatrixTests(unittest.TestCase):
+    """run_peers.py's matrix from reports: statuses, clause verdicts and failures grouped by cause."""
+
+    def test_failures_are_grouped_by_their_first_matching_cause(self):
+        import run_peers
+
+        def test(id_, status, reason="", clauses=("OPS-1.1",)):
+            return {"id": id_, "clauses": list(clauses), "status": status, "reason": reason}
+
+        report = {"run": {"backend": {"spec": "exec:peer", "name": "peer", "version": "1.0"}, "seed": 1,
+                          "tier": "pr", "seconds": 2.5},
+                  "tests": [test("OPS-VALUES/sin/a", "pass"),
+                            test("OPS-VALUES/sin/b", "fail", "1 of 2 elements differ"),
+                            test("OPS-VALUES/cos/a", "fail", "boom", ["OPS-1.2"]),
+                            test("OPS-VALUES/tan/a", "unsupported", "no tan", ["OPS-1.3"])]}
+        causes = [run_peers.Cause(id="sin", title="sin is off", verdict="difference", explanation="why",
+                                  tests=["OPS-VALUES/sin/*"], reason="elements differ"),
+                  run_peers.Cause(id="other", title="peer-only", verdict="difference", explanation="why",
+                                  tests=["*"], peers=["another-peer"])]
+        self.assertEqual(run_peers.clause_verdicts(report),
+                         {"OPS-1.1": "violated", "OPS-1.2": "violated", "OPS-1.3": "unsupported"})
+        text, unexplained = run_peers.render([("peer", report)], causes, "cmd")
+        self.assertEqual(unexplained, 1)  # cos: the second cause is for another peer
+        self.assertIn("#### sin is off — difference, 1 test", text)
+        self.assertIn("`OPS-VALUES/cos/a`", text)
+
+
+class FindingTests(unittest.TestCase):
+    @unittest.skipUnless(FUNCSPEC.exists(), f"no funcspec command at {FUNCSPEC} (build tools/funcspec)")
+    def test_every_finding_passes_on_the_reference(self):
+        # A peer finding is a bug only while the spec's own engine gets the case right.
+        findings = sorted((ROOT / "fixtures/peer-findings").glob("*.json"))
+        self.assertTrue(findings)
+        for case in findings:
+            done = subprocess.run([str(FUNCSPEC), "replay", str(case), "--backend", "reference"], capture_output=True,
+                                  text=True, cwd=ROOT)
+            self.assertEqual(done.returncode, 0, f"{case.name}: {done.stdout[-800:]}{done.stderr[-400:]}")
+
+    def test_every_bug_cause_names_an_existing_finding(self):
+        import run_peers
+
+        causes = run_peers.load_causes(PEERS / "explanations.json")  # validates finding paths and verdicts
+        named = {c.finding for c in causes if c.finding}
+        on_disk = {f"fixtures/peer-findings/{p.name}" for p in (ROOT / "fixtures/peer-findings").glob("*.json")}
+        self.assertEqual(named, on_disk)
+
+
+def run_driver(command, cases):
+    """Replies of a driver process to hello, one evaluate per case, bye."""
+    requests = [{"type": "hello", "protocols": ["funcspec-protocol/1"]}]
+    requests += [{"type": "evaluate", "id": k, "case": c} for k, c in enumerate(cases)]
+    requests.append({"type": "bye"})
+    done = subprocess.run(command, input="".join(json.dumps(r) + "\n" for r in requests), capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def hand_cases():
+    """A few of the suite's hand-written cases, without their expectations (as the suite sends them)."""
+    names = ["broadcast/add--trailing-2x3-with-3.json", "errors/sum--dim_out_of_range-dim-2-of-rank-2.json",
+             "ad/grad/mul--argnums-list-gives-one-gradient-per-argument.json",
+             "vmap/nested/dot--pairwise-dots-are-a-matmul.json", "meta/matmul--infers-batched-shape.json"]
+    cases, expected = [], []
+    for name in names:
+        doc = json.loads((ROOT / "conformance/cases" / name).read_text())
+        expected.append(doc.pop("expect"))
+        cases.append(doc)
+    return cases, expected
+
+
+def catalogue():
+    """The op names of `funcspec ops`, or None without a built funcspec."""
+    if not FUNCSPEC.exists():
+        return None
+    listing = subprocess.run([str(FUNCSPEC), "ops", "--format", "markdown"], capture_output=True, text=True).stdout
+    import re
+
+    return set(re.findall(r"^\| `([^`]+)` \|", listing, re.M))
+
+
+class DriverTests(unittest.TestCase):
+    def check(self, replies, expected):
+        import numpy as np
+
+        self.assertEqual(replies[0]["type"], "hello")
+        ops = catalogue()
+        if ops is not None:
+            # Capabilities name catalogue ops only (the suite would never ask for another name).
+            self.assertLessEqual(set(replies[0]["capabilities"]["ops"]), ops)
+        for reply, expect in zip(replies[1:], expected):
+            if "error" in expect:
+                self.assertEqual((reply["type"], reply.get("kind")), ("error", expect["error"]), reply)
+                continue
+            self.assertEqual(reply["type"], "result", reply)
+            for name, value in expect["values"].items():
+                got = reply["outputs"][name]
+                self.assertEqual((got["dtype"], got["shape"]), (value["dtype"], value["shape"]))
+                if "data" in value:
+                    values = np.frombuffer(base64.b64decode(got["base64"]), dtype=value["dtype"])
+                    np.testing.assert_allclose(values, np.array(value["data"], dtype=value["dtype"]).ravel())
+
+    @unittest.skipUnless(HAVE_TORCH, "PyTorch is not installed for this interpreter (apt-get install python3-torch)")
+    def test_torch_driver_runs_hand_written_cases(self):
+        cases, expected = hand_cases()
+        self.check(run_driver([sys.executable, str(PEERS / "torch_func.py")], cases), expected)
+
+    @unittest.skipUnless(HAVE_NUMPY, "NumPy is not installed for this interpreter")
+    @unittest.skipUnless(Path(JAX_PYTHON).exists(), f"no JAX interpreter at {JAX_PYTHON} (tools/peers/README.md)")
+    def test_jax_driver_runs_hand_written_cases(self):
+        cases, expected = hand_cases()
+        self.check(run_driver([JAX_PYTHON, str(PEERS / "jax_driver.py")], cases), expected)
+
+
+if __name__ == "__main__":
+    unittest.main()

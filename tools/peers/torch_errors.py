@@ -1,0 +1,253 @@
+"""PyTorch's exceptions as the spec's error kinds, where the message makes the kind certain.
+
+PyTorch distinguishes errors by exception class and message text only (SPEC ERR-1.1). Each rule
+below names a message PyTorch raises for exactly one situation of the spec; the first rule that
+matches decides. An exception no rule matches is reported as an unclassified error (a `failed`
+reply quoting it): guessing a kind would let a wrong error pass a test.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from funcspec_peer.case import Case, Step
+from funcspec_peer.wire import SpecError
+
+Condition = Callable[[Case, Optional[Step]], bool]
+
+
+@dataclass(frozen=True)
+class Rule:
+    pattern: str
+    kind: str
+    when: Optional[Condition] = None  # an extra condition on the case and the step that raised
+
+    def matches(self, text: str, case: Case, step: Optional[Step]) -> bool:
+        return re.search(self.pattern, text, re.S) is not None and (self.when is None or self.when(case, step))
+
+
+def _inplace(case: Case, step: Optional[Step]) -> bool:
+    return step is not None and step.op.endswith("_")
+
+
+def _out_variant(case: Case, step: Optional[Step]) -> bool:
+    return step is not None and step.op.endswith(".out")
+
+
+def _on_meta(case: Case, step: Optional[Step]) -> bool:
+    return case.device == "meta"
+
+
+def _under(kind: str) -> Condition:
+    return lambda case, step: kind in case.transform_kinds()
+
+
+# Ops whose result (or its shape) depends on values (docs/ops/dynamic.md): refused on meta.
+VALUE_DEPENDENT_OPS = frozenset({"item", "is_nonzero", "nonzero", "masked_select"})
+
+
+def _value_dependent(case: Case, step: Optional[Step]) -> bool:
+    return step is not None and step.op in VALUE_DEPENDENT_OPS
+
+
+RULES: list[Rule] = [
+    # vmap (SPEC VMAP-*): functorch's own messages.
+    Rule(r"vmap: called random operation while in randomness error mode", "vmap_randomness"),
+    Rule(r"does not currently support same randomness with a batched tensor input", "vmap_randomness"),
+    # Each example would write its own draw into the one unbatched tensor (SPEC VMAP-2.3).
+    Rule(r"vmap: Cannot ask for different inplace randomness on an unbatched tensor", "vmap_inplace_unbatched"),
+    Rule(r"It looks like you're calling \.item\(\) on a Tensor|"
+         r"vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow",
+         "vmap_data_dependent"),
+    Rule(r"We do not support batching operators that can output dynamic shape", "vmap_dynamic_shape"),
+    Rule(r"vmap: (?:inplace arithmetic|(?:aten::)?\w+)\(self, \*extra_args\) is not possible because there exists a "
+         r"Tensor `other` in extra_args that has more elements than `self`", "vmap_inplace_unbatched"),
+    Rule(r"Batching rule not implemented for aten::\w+\.\w*out\w*; the fallback path doesn't work on out= or "
+         r"view ops", "vmap_out_variant"),
+    Rule(r"vmap: Attempted to vmap over `\w+` in torch\.masked_select", "vmap_dynamic_shape"),
+    Rule(r"Expected all tensors to have the same size in the mapped dimension", "vmap_batch_size_mismatch"),
+    Rule(r"vmap\(.*\): Got in_dim=.* for an input but the input is of type|"
+         r"vmap\(.*\): Got in_dim=.* for some input, but that input is a Tensor of dimensionality|"
+         r"vmap\(.*\): At least one of the inputs must be a Tensor|"
+         r"vmap\(.*\): There are no inputs|"
+         r"vmap\(.*\): in_dims is not compatible with the structure of `inputs`|"
+         r"vmap\(.*\): Expected in_dims to be int or a \(potentially nested\) tuple|"
+         r"vmap\(f, in_dims=None, \.\.\.\)\(<inputs>\): expected `in_dims` to be int or a|"
+         r"vmap\(.*\): out_dims is not compatible with the structure of `outputs`|"
+         r"vmap\(.*\): .*out_dim.* is out of bounds|"
+         r"vmap\(.*\): .*can not return a BatchedTensor when out_dim is None|"
+         r"vmap: .*out_dim=None.*|"
+         r"Dimension out of range .* \(while executing vmap\)|"
+         r"vmap\(.*\): Got out_dim=.* for an output but the output is of type",
+         "vmap_invalid_dims"),
+    Rule(r"vmap\(.*\): `.*` must only return Tensors, got type", "vmap_non_tensor_output"),
+    # Differentiation (SPEC AD-*).
+    Rule(r"Expected f\(\*args\) to return a scalar Tensor|Expected f\(\*args\) to return a Tensor, got|"
+         r"to return a scalar Tensor, got tensor with|grad_and_value\(f\)\(\*args\): Expected f\(\*args\) to "
+         r"return a scalar", "ad_non_scalar_output"),
+    Rule(r"only Tensors of floating point dtype can require gradients|"
+         r"only Tensors of floating point and complex dtype can require gradients|"
+         r"Expected primals to be a tuple of floating point Tensors|"
+         r"Got argnum=.* but the input is not a Tensor|"
+         r"Expected input to be a floating point Tensor|"
+         r"Expected primal to be floating point or complex, but got",
+         "ad_non_differentiable_input"),
+    Rule(r"Mismatch in shape: grad_output\[\d+\] has a shape of|Mismatch in dtype: grad_output|"
+         r"Expected primals and tangents to have the same|Expected tangents to have the same shape|"
+         r"Expected `tangents` to have the same .* as `primals`|"
+         r"jvp\(f, primals, tangents\): Expected primals and tangents to have the same python structure|"
+         r"Expected vjp_fn\(\*grad_outputs\) to have|Expected pytree structure of cotangents to be the same|"
+         r"Trying to set a forward gradient that has a different size than that of the original Tensor|"
+         r"forward gradient.*(?:dtype|shape)|"
+         r"tangent:\d+ with (?:shape|dtype) .* in flattened pytree doesn't match the (?:shape|dtype) .* of the "
+         r"corresponding primal|"
+         r"Expected grad_outputs to have the same dtype",
+         "ad_tangent_mismatch"),
+    Rule(r"would mutate a captured Tensor", "ad_inplace_captured"),
+    # Tensor semantics (SPEC TENSOR-*, ERR-2.*).
+    Rule(r"unsupported operation: more than one element of the written-to tensor refers to a single memory "
+         r"location", "internal_overlap"),
+    Rule(r"view size is not compatible with input tensor's size and stride", "view_incompatible"),
+    Rule(r"result type .* can't be cast to the desired output type|"
+         r"Attempting to cast from torch\.\w+ to out tensor with dtype torch\.\w+, but this can't be cast",
+         "dtype_cast_not_allowed"),
+    # An in-place op's shape error: see _inplace_shape_kind.
+    Rule(r"output with shape (?:torch\.Size\()?\[.*\]\)? doesn't match the broadcast shape", "inplace_broadcast",
+         lambda case, step: _inplace(case, step) and "vmap" not in case.transform_kinds()),
+    Rule(r"Expected all tensors to be on the same device|Tensor on device \w+ is not on the expected device",
+         "device_mismatch"),
+    Rule(r"Tensor\.item\(\) cannot be called on meta tensors|"
+         r"Cannot copy out of meta tensor|"
+         r"(?:Could not run|NotImplementedError).*'Meta' backend|"
+         r"attempted to run this operator with Meta tensors|"
+         r"The register_meta function for torch\.nonzero\(\) raises unimplemented", "data_dependent_on_meta",
+         lambda case, step: _on_meta(case, step) and _value_dependent(case, step)),
+    Rule(r"a Tensor with \d+ elements cannot be converted to Scalar|"
+         r"only one element tensors can be converted to Python scalars|"
+         r"Boolean value of Tensor with (?:more than one value|no values) is ambiguous", "scalar_conversion"),
+    Rule(r"The size of tensor a \(\d+\) must match the size of tensor b \(\d+\) at non-singleton dimension|"
+         r"shape .* is not broadcastable|operands could not be broadcast together|"
+         r"Attempting to broadcast a dimension of length \d+ at -?\d+!|"
+         r"Sizes of tensors must match except in dimension|"
+         r"mat1 and mat2 shapes cannot be multiplied|size mismatch, got|"
+         r"inconsistent tensor size, expected tensor|"
+         r"Expected size for first two dimensions of batch2 tensor to be|"
+         r"Incompatible matrix sizes|"
+         r"stack expects each tensor to be equal size|"
+         r"zero-dimensional tensor \(at position \d+\) cannot be concatenated|"
+         r"must be batches of square matrices|must be batches of square|"
+         r"A must be batches of square matrices|"
+         r"split_with_sizes expects split_sizes to sum exactly to|"
+         r"expected to be batches of square matrices|"
+         r"linalg\..*: A must be batches of square|"
+         r"The expanded size of the tensor \(\d+\) must match the existing size \(\d+\) at non-singleton dimension|"
+         r"Index tensor must have the same number of dimensions as input tensor|"
+         r"shape '\[[-\d, ]*\]' is invalid for input of size \d+|"
+         r"cannot reshape tensor of 0 elements into shape .* because the unspecified dimension size -1 can be any|"
+         r"linalg\.solve: Incompatible shapes of A and B|"
+         r"Number of dimensions of tensors must match\.\s+Expected \d+-D tensors|"
+         r"source tensor shape must match self tensor shape, excluding the specified dimension", "shape_mismatch"),
+    Rule(r"Dimension out of range \(expected to be in range of|Dimension specified as -?\d+ but tensor has no "
+         r"dimensions|select\(\) cannot be applied to a 0-dim tensor", "dim_out_of_range"),
+    Rule(r"index -?\d+ is out of bounds for dimension \d+ with size \d+|index out of range in self|"
+         r"out of range in self|index .* is out of bounds for|"
+         r"selected index k out of range|start out of range|"
+         r"select\(\): index -?\d+ out of range for tensor of size|k not in range for dimension|"
+         r"Target -?\d+ is out of bounds|"
+         r"start \(-?\d+\) \+ length \(-?\d+\) exceeds dimension size", "index_out_of_range"),
+    Rule(r"the input matrix is singular|The diagonal element \d+ is zero|U\(\d+,\d+\) is zero", "singular_matrix"),
+    Rule(r"ZeroDivisionError|integer division by zero|division by zero", "invalid_argument"),
+    Rule(r"not implemented for '(?:Bool|Long|Float|Double)'|"
+         r"Subtraction, the `-` operator, with (?:two bool tensors|a bool tensor) is not supported|"
+         r"could not infer output dtype\. Input dtype must be either a floating point or complex dtype|"
+         r"Boolean inputs not supported for|"
+         r"std and var only support floating point and complex dtypes|"
+         r"index_select\(\): Expected dtype int(?:32|64) or int(?:32|64) for index|"
+         r"\w+\(\): does not support bool input|\w+ does not support bool dtypes on CPU|"
+         r"torch\.bool not supported for floor_divide|"
+         r"expected predicate to be bool, got|"
+         r"Negation, the `-` operator, on a bool tensor is not supported|"
+         r"where expected condition to be a boolean tensor|"
+         r"expected scalar type .* but found|"
+         r"Expected object of scalar type .* but got scalar type|"
+         r"Expected a floating point or complex tensor as input|"
+         r"linalg\..*: Expected a floating point|"
+         r"masked_select: expected BoolTensor for mask|"
+         r"expected dtype .* for `.*` but got dtype|"
+         r"only supports floating-point dtypes|"
+         r"Expected floating point type for|"
+         r"input dtype should be either floating point or complex|"
+         r"can only be calculated for floating types|"
+         r"gather\(\): Expected dtype int64 for index|"
+         r"index_select\(\): Expected dtype int64 for index|"
+         r"Expected dtype int64 for index|"
+         r"masked_fill_ only supports boolean masks",
+         "dtype_not_supported"),
+    Rule(r"rounding_mode must be one of|div expected rounding_mode to be one of|"
+         r"torch\.clamp: At least one of 'min' or 'max' must not be None|"
+         r"clamp called but both min and max are none!|"
+         r"alpha argument of type <class '\w+'> cannot be safely cast to type|"
+         r"reducing over zero-size dimension for reduction operation without identity|"
+         r"Expected reduction dim -?\d+ to have non-zero size|"
+         r"cannot compute the -?inf norm on the dimension -?\d+ ?because this dimension is empty|"
+         r"slice step must be positive|shifts and dimensions must align|duplicate value in the list of dims|"
+         r"approximate argument must be either|"
+         r"is not a valid value for reduction|dim \d+ appears multiple times in the list of dims|"
+         r"negative dimensions are not allowed|"
+         r"upper bound and larger bound inconsistent with step sign|step must be nonzero|"
+         r"Trying to create tensor with negative dimension|"
+         r"random_ expects 'from' to be less than 'to'|"
+         r"from <= to|"
+         r"number of categories cannot exceed|"
+         r"cannot sample n_sample > prob_dist.size|"
+         r"invalid multinomial distribution|"
+         r"num_samples should be positive|"
+         r"bernoulli_\(?.*\)? expects p to be in \[0, 1\]|"
+         r"normal expects std >= 0.0|"
+         r"Padding length must be divisible by 2|Padding length too large|"
+         r"dropout probability has to be between 0 and 1|"
+         r"cannot be converted to type .* without overflow|value cannot be converted to type|"
+         r"Boolean alpha only supported for Boolean results|"
+         r"For integral input tensors, argument alpha must not be a floating point number",
+         "invalid_argument"),
+]
+
+
+def _inplace_shape_kind(error: BaseException, case: Case, step: Optional[Step]) -> Optional[str]:
+    """The kind of PyTorch's in-place shape error under vmap, from the shapes of the step's examples.
+
+    functorch reports both an example that cannot write its broadcast result into self (SPEC
+    TENSOR-4.3, inplace_broadcast) and a batched result written into an unbatched self (VMAP-3.1,
+    vmap_inplace_unbatched) as "output with shape [..] doesn't match the broadcast shape [..]",
+    with physical or logical shapes depending on the batching path. The examples' own shapes (what a
+    tensor's .shape is under vmap) tell the two apart: when they broadcast to self's shape, only the
+    batch dims can be in the way.
+    """
+    if step is None or not _inplace(case, step) or "vmap" not in case.transform_kinds():
+        return None
+    if not re.search(r"output with shape (?:torch\.Size\()?\[.*\]\)? doesn't match the broadcast shape", str(error)):
+        return None
+    shapes = getattr(error, "funcspec_shapes", None)
+    if not shapes:
+        return None
+    import torch
+
+    try:
+        fits = tuple(torch.broadcast_shapes(*shapes)) == tuple(shapes[0])
+    except RuntimeError:
+        fits = False
+    return "vmap_inplace_unbatched" if fits else "inplace_broadcast"
+
+
+def classify(error: BaseException, case: Case, step: Optional[Step]) -> Optional[SpecError]:
+    text = f"{type(error).__name__}: {error}"
+    kind = _inplace_shape_kind(error, case, step)
+    if kind is not None:
+        return SpecError(kind, str(error).strip().splitlines()[0])
+    for rule in RULES:
+        if rule.matches(text, case, step):
+            return SpecError(rule.kind, str(error).strip().splitlines()[0] if str(error).strip() else text)
+    return None
+

@@ -1,0 +1,361 @@
+"""The op catalogue (`funcspec ops`) as PyTorch calls.
+
+Each catalogue op maps to the PyTorch call a user would write for it: the public function, the
+Tensor method for in-place variants and `out=` for out variants. Where PyTorch has no such call
+(an in-place or out= form it lacks, a list of dims where it takes one), the op raises
+`Unsupported` naming what is missing rather than emulating it: the matrix reports PyTorch, not
+the driver. Literal operands (the case format's wrapped numbers) are passed as Python numbers
+where PyTorch accepts them, which is where PyTorch's wrapped-number promotion applies; where a
+function takes tensors only, the number becomes a 0-dim tensor of `torch.result_type(tensor,
+number)`, the dtype PyTorch itself would give the pair.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+import torch
+import torch.nn.functional as F
+
+from funcspec_peer.wire import Unsupported
+
+TORCH_DTYPES = {
+    "bool": torch.bool,
+    "int64": torch.int64,
+    "float32": torch.float32,
+    "float64": torch.float64,
+}
+
+# Attributes typed float or Scalar that a case may spell "nan" / "inf" / "-inf".
+_NUMERIC_ATTRS = frozenset(
+    {"alpha", "value", "fill_value", "p", "beta", "threshold", "mean", "std", "from", "to", "start", "end", "step",
+     "eps", "label_smoothing", "correction"}
+)
+
+Impl = Callable[..., Any]
+
+
+def torch_dtype(name: Optional[str]) -> Optional[torch.dtype]:
+    if name is None:
+        return None
+    if name == "oracle":
+        raise Unsupported("the oracle dtype is the reference's own; PyTorch has no such dtype")
+    return TORCH_DTYPES[name]
+
+
+def attrs_for_torch(attrs: dict[str, Any]) -> dict[str, Any]:
+    """Case attributes as Python values: dtype names as dtypes, "nan"/"inf" as floats."""
+    out = {}
+    for name, value in attrs.items():
+        if name == "dtype":
+            value = torch_dtype(value)
+        elif name in _NUMERIC_ATTRS and isinstance(value, str):
+            value = float(value)
+        out["from_" if name == "from" else name] = value
+    return out
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (bool, int, float)) and not isinstance(value, torch.Tensor)
+
+
+def tensor_of(value: Any, like: Any) -> Any:
+    """A literal as the 0-dim tensor PyTorch's promotion gives it next to `like` (a tensor or a literal)."""
+    if not is_number(value):
+        return value
+    if isinstance(like, torch.Tensor):
+        return torch.tensor(value, dtype=torch.result_type(like, value), device=like.device)
+    return torch.tensor(value)
+
+
+def both_tensors(a: Any, b: Any) -> tuple[Any, Any]:
+    return tensor_of(a, b), tensor_of(b, a)
+
+
+def _out(out: Optional[torch.Tensor]) -> dict[str, Any]:
+    return {} if out is None else {"out": out}
+
+
+def _dims(dim: Any) -> Optional[list[int]]:
+    if dim is None:
+        return None
+    return [dim] if isinstance(dim, int) else list(dim)
+
+
+def _one_dim(op: str, dim: Any) -> Optional[int]:
+    """PyTorch functions that reduce one dim (or all): a list of several dims has no PyTorch call."""
+    dims = _dims(dim)
+    if dims is None or len(dims) == 0:
+        return None
+    if len(dims) > 1:
+        raise Unsupported(f"torch.{op} in PyTorch {torch.__version__} reduces one dim at a time, not {dims}")
+    return dims[0]
+
+
+class Ops:
+    """The catalogue op name -> implementation table, with in-place and out= variants."""
+
+    def __init__(self) -> None:
+        self.table: dict[str, Impl] = {}
+
+    def add(self, name: str, impl: Impl, inplace: Optional[Impl] = None, out: bool = False) -> None:
+        self.table[name] = impl
+        if inplace is not None:
+            self.table[name + "_"] = inplace
+        if out:
+            # The out variant puts `out` after the last tensor argument (NOTE: [derived variants]).
+            self.table[name + ".out"] = lambda *args, **attrs: impl(*args[:-1], **attrs, out=args[-1])
+
+    def names(self) -> list[str]:
+        return sorted(self.table)
+
+
+def method(name: str) -> Impl:
+    """The in-place Tensor method `name` with the functional op's arguments."""
+    return lambda self, *args, **attrs: getattr(self, name)(*args, **attrs)
+
+
+def build_ops() -> Ops:
+    ops = Ops()
+    v2 = int(torch.__version__.split(".")[0]) >= 2
+
+    # Unary elementwise (docs/ops/unary.md): every op has name_ and name.out in the catalogue.
+    for name in ("neg", "abs", "sign", "square", "floor", "ceil", "round", "exp", "expm1", "log", "log1p", "sqrt",
+                 "rsqrt", "reciprocal", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "logical_not"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda x, out=None, fn=fn: fn(x, **_out(out)), inplace=method(name + "_"), out=True)
+    # relu has no out= in PyTorch; relu_ is a method.
+    ops.add("relu", lambda x: torch.relu(x), inplace=method("relu_"))
+    ops.add("gelu", lambda x, approximate="none", out=None: F.gelu(x, approximate=approximate)
+            if out is None else torch._C._nn.gelu(x, approximate=approximate, out=out), out=True)
+    ops.add("softplus", lambda x, beta=1.0, threshold=20.0, out=None: F.softplus(x, beta, threshold)
+            if out is None else torch._C._nn.softplus(x, beta, threshold, out=out), out=True)
+
+    # Binary elementwise (docs/ops/binary.md).
+    ops.add("add", lambda a, b, alpha=1, out=None: torch.add(a, b, alpha=alpha, **_out(out)),
+            inplace=method("add_"), out=True)
+    ops.add("sub", lambda a, b, alpha=1, out=None: torch.sub(a, b, alpha=alpha, **_out(out)),
+            inplace=method("sub_"), out=True)
+    ops.add("mul", lambda a, b, out=None: torch.mul(a, b, **_out(out)), inplace=method("mul_"), out=True)
+    ops.add("div", lambda a, b, rounding_mode=None, out=None: torch.div(a, b, rounding_mode=rounding_mode,
+                                                                         **_out(out)),
+            inplace=method("div_"), out=True)
+    ops.add("pow", lambda a, b, out=None: torch.pow(a, b, **_out(out)) if not (is_number(a) and is_number(b))
+            else torch.pow(*both_tensors(a, b), **_out(out)), inplace=method("pow_"), out=True)
+    ops.add("remainder", lambda a, b, out=None: torch.remainder(a, b, **_out(out)) if not is_number(a) or not
+            is_number(b) else torch.remainder(*both_tensors(a, b), **_out(out)),
+            inplace=method("remainder_"), out=True)
+    for name in ("maximum", "minimum", "atan2", "logical_and", "logical_or"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda a, b, out=None, fn=fn: fn(*both_tensors(a, b), **_out(out)),
+                inplace=(lambda a, b, name=name: getattr(a, name + "_")(tensor_of(b, a)))
+                if name not in ("maximum", "minimum") else None, out=True)
+    for name in ("eq", "ne", "lt", "le", "gt", "ge"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda a, b, out=None, fn=fn: fn(tensor_of(a, b), b, **_out(out)),
+                inplace=method(name + "_"), out=True)
+    # where's out= overload takes tensors only (its functional one takes numbers too).
+    ops.add("where", lambda c, a, b, out=None: torch.where(c, a, b) if out is None
+            else torch.where(c, tensor_of(a, b), tensor_of(b, a), out=out), out=True)
+    ops.add("clamp", lambda x, min=None, max=None, out=None: torch.clamp(x, min, max, **_out(out)),
+            inplace=lambda x, min=None, max=None: x.clamp_(min, max), out=True)
+
+    # Reductions (docs/ops/reduce.md).
+    def reduce_all_or(fn: Impl, name: str) -> Impl:
+        def impl(x, dim=None, keepdim=False, dtype=None, out=None):
+            kw = dict(_out(out))
+            if dtype is not None:
+                kw["dtype"] = dtype
+            dims = _dims(dim)
+            if dims is None or (dims == [] and name in ("sum", "mean")):
+                if keepdim or out is not None:
+                    # PyTorch's all-dims overload takes neither keepdim nor out=: name every dim.
+                    return fn(x, dim=tuple(range(x.dim())), keepdim=keepdim, **kw)
+                return fn(x, **kw)
+            return fn(x, dims, keepdim=keepdim, **kw)
+
+        return impl
+
+    ops.add("sum", reduce_all_or(torch.sum, "sum"), out=True)
+    ops.add("mean", reduce_all_or(torch.mean, "mean"))
+
+    def prod(x, dim=None, keepdim=False, dtype=None, out=None):
+        one = _one_dim("prod", dim)
+        if one is None:
+            return torch.prod(x, dtype=dtype) if out is None else torch.prod(x, dtype=dtype, out=out)
+        return torch.prod(x, one, keepdim=keepdim, dtype=dtype, **_out(out))
+
+    ops.add("prod", prod)
+    for name in ("amax", "amin"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda x, dim=None, keepdim=False, out=None, fn=fn: fn(x, dim=() if dim is None else dim,
+                                                                              keepdim=keepdim, **_out(out)))
+    for name in ("all", "any"):
+        fn = getattr(torch, name)
+
+        def boolean(x, dim=None, keepdim=False, out=None, fn=fn, name=name):
+            dims = _dims(dim)
+            if not dims and not keepdim:  # None or []: every dim (docs/ops/reduce.md)
+                return fn(x, **_out(out))
+            if v2:
+                return fn(x, dim=tuple(dims) if dims else tuple(range(x.dim())), keepdim=keepdim, **_out(out))
+            if not dims:
+                raise Unsupported(f"torch.{name} in PyTorch {torch.__version__} keeps dims of one reduced dim only")
+            return fn(x, _one_dim(name, dims), keepdim=keepdim, **_out(out))
+
+        ops.add(name, boolean)
+    for name in ("argmax", "argmin"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda x, dim=None, keepdim=False, out=None, fn=fn: fn(x, dim=dim, keepdim=keepdim,
+                                                                              **_out(out)))
+    ops.add("norm", lambda x, p=2, dim=None, keepdim=False, out=None: torch.linalg.vector_norm(
+        x, p, dim=None if dim is None or _dims(dim) == [] else _dims(dim), keepdim=keepdim, **_out(out)))
+    def correction_of(correction: Any) -> Any:
+        if correction is None:
+            return 1
+        if float(correction).is_integer():
+            return int(correction)
+        if not v2:
+            raise Unsupported(f"PyTorch {torch.__version__} takes an integer correction, not {correction}")
+        return correction
+
+    for name in ("var", "std"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda x, dim=None, correction=None, keepdim=False, fn=fn: fn(
+            x, dim=_dims(dim) or None, correction=correction_of(correction), keepdim=keepdim))
+    ops.add("logsumexp", lambda x, dim, keepdim=False, out=None: torch.logsumexp(
+        x, dim=_dims(dim) if _dims(dim) else tuple(range(x.dim())), keepdim=keepdim, **_out(out)))
+
+    # Scans and reorderings (docs/ops/scan.md).
+    ops.add("cumsum", lambda x, dim, dtype=None: torch.cumsum(x, dim, dtype=dtype))
+    ops.add("cumprod", lambda x, dim, dtype=None: torch.cumprod(x, dim, dtype=dtype))
+    ops.add("flip", lambda x, dims: torch.flip(x, _dims(dims)))
+    ops.add("roll", lambda x, shifts, dims=(): torch.roll(x, _dims(shifts), _dims(dims) or []))
+    ops.add("sort", lambda x, dim=-1, descending=False, stable=True: tuple(
+        torch.sort(x, dim=dim, descending=descending, stable=stable)))
+    ops.add("topk", lambda x, k, dim=-1, largest=True, sorted=True: tuple(
+        torch.topk(x, k, dim=dim, largest=largest, sorted=sorted)))
+
+    # Views and their composites (docs/ops/view.md).
+    ops.add("expand", lambda x, size: x.expand(_dims(size)))
+    ops.add("view", lambda x, size: x.view(_dims(size)))
+    ops.add("permute", lambda x, dims: x.permute(_dims(dims)))
+
+    def squeeze(x, dim=None):
+        dims = _dims(dim)
+        if dims is None:
+            return torch.squeeze(x)
+        if v2:
+            return torch.squeeze(x, tuple(dims))
+        if len(dims) == 1:
+            return torch.squeeze(x, dims[0])
+        raise Unsupported(f"torch.squeeze in PyTorch {torch.__version__} takes one dim, not {dims}")
+
+    ops.add("squeeze", squeeze)
+    ops.add("unsqueeze", lambda x, dim: torch.unsqueeze(x, dim))
+    ops.add("select", lambda x, dim, index: torch.select(x, dim, index))
+    ops.add("slice", lambda x, dim=0, start=None, end=None, step=1: torch.ops.aten.slice.Tensor(
+        x, dim, start, end, step))
+    ops.add("diagonal", lambda x, offset=0, dim1=0, dim2=1: torch.diagonal(x, offset, dim1, dim2))
+    ops.add("reshape", lambda x, shape: torch.reshape(x, _dims(shape)))
+    ops.add("transpose", lambda x, dim0, dim1: torch.transpose(x, dim0, dim1))
+    ops.add("movedim", lambda x, source, destination: torch.movedim(x, _dims(source), _dims(destination)))
+    ops.add("broadcast_to", lambda x, size: torch.broadcast_to(x, _dims(size)))
+    ops.add("flatten", lambda x, start_dim=0, end_dim=-1: torch.flatten(x, start_dim, end_dim))
+    ops.add("unflatten", lambda x, dim, sizes: torch.unflatten(x, dim, _dims(sizes)))
+    ops.add("narrow", lambda x, dim, start, length: torch.narrow(x, dim, start, length))
+    ops.add("unbind", lambda x, dim=0: list(torch.unbind(x, dim)))
+    ops.add("split", lambda x, split_size, dim=0: list(torch.split(x, split_size, dim)))
+    ops.add("split_with_sizes", lambda x, split_sizes, dim=0: list(torch.split(x, _dims(split_sizes), dim)))
+    ops.add("chunk", lambda x, chunks, dim=0: list(torch.chunk(x, chunks, dim)))
+
+    # Joining and indexing (docs/ops/index.md).
+    ops.add("cat", lambda tensors, dim=0: torch.cat(tensors, dim))
+    ops.add("stack", lambda tensors, dim=0: torch.stack(tensors, dim))
+    ops.add("index_select", lambda x, index, dim: torch.index_select(x, dim, index))
+    ops.add("gather", lambda x, index, dim: torch.gather(x, dim, index))
+    ops.add("scatter_add", lambda x, index, src, dim: torch.scatter_add(x, dim, index, src))
+    ops.add("take_along_dim", lambda x, indices, dim=None: torch.take_along_dim(x, indices, dim))
+    ops.add("masked_fill", lambda x, mask, value: torch.masked_fill(x, mask, value),
+            inplace=lambda x, mask, value: x.masked_fill_(mask, value))
+    ops.add("index_add", lambda x, index, source, dim, alpha=1: torch.index_add(x, dim, index, source, alpha=alpha),
+            inplace=lambda x, index, source, dim, alpha=1: x.index_add_(dim, index, source, alpha=alpha))
+    ops.add("pad", lambda x, pad, value=0: F.pad(x, _dims(pad), mode="constant", value=value))
+
+    # Linear algebra (docs/ops/linalg.md).
+    ops.add("einsum", lambda operands, equation: torch.einsum(equation, *operands))
+    for name in ("mm", "bmm", "mv", "dot", "outer", "matmul"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda a, b, out=None, fn=fn: fn(a, b, **_out(out)), out=name in ("mm", "matmul"))
+    ops.add("trace", lambda x: torch.trace(x))
+    for name in ("tril", "triu"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda x, diagonal=0, out=None, fn=fn: fn(x, diagonal, **_out(out)),
+                inplace=method(name + "_"), out=True)
+    ops.add("det", lambda x: torch.linalg.det(x))
+    ops.add("slogdet", lambda x: tuple(torch.linalg.slogdet(x)))
+    ops.add("inverse", lambda x: torch.linalg.inv(x))
+    ops.add("solve", lambda a, b, left=True: torch.linalg.solve(a, b, left=left))
+
+    # Composites (docs/ops/composite.md).
+    ops.add("softmax", lambda x, dim: torch.softmax(x, dim))
+    ops.add("log_softmax", lambda x, dim: torch.log_softmax(x, dim))
+    ops.add("nll_loss", lambda x, target, weight=None, reduction="mean", ignore_index=-100: F.nll_loss(
+        x, target, weight, reduction=reduction, ignore_index=ignore_index))
+    ops.add("cross_entropy", lambda x, target, weight=None, reduction="mean", ignore_index=-100,
+            label_smoothing=0.0: F.cross_entropy(x, target, weight, reduction=reduction,
+                                                 ignore_index=ignore_index, label_smoothing=label_smoothing))
+    ops.add("mse_loss", lambda x, target, reduction="mean": F.mse_loss(x, target, reduction=reduction))
+    ops.add("linear", lambda x, weight, bias=None: F.linear(x, weight, bias))
+    ops.add("layer_norm", lambda x, weight=None, bias=None, normalized_shape=(), eps=1e-5: F.layer_norm(
+        x, _dims(normalized_shape), weight, bias, eps))
+    ops.add("dropout", lambda x, p=0.5, train=True: F.dropout(x, p, training=train))
+    ops.table["fill_"] = lambda x, value: x.fill_(value)
+    ops.table["zero_"] = lambda x: x.zero_()
+
+    # Conversions (funcspec ops, conversion family).
+    ops.add("to_dtype", lambda x, dtype: x.to(dtype))
+    ops.add("clone", lambda x: torch.clone(x))
+    ops.add("contiguous", lambda x: x.contiguous())
+    ops.table["copy_"] = lambda x, src: x.copy_(src) if isinstance(src, torch.Tensor) else x.fill_(src)
+    ops.add("detach", lambda x: x.detach())
+
+    # Creation (docs/ops/creation.md).
+    ops.add("full", lambda size, fill_value, dtype=None, device="cpu": torch.full(
+        _dims(size), fill_value, dtype=dtype, device=device))
+    ops.add("arange", lambda start=0, end=None, step=1, dtype=None, device="cpu": torch.arange(
+        start, end, step, dtype=dtype, device=device))
+    for name in ("zeros", "ones"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda size, dtype=torch.float32, device="cpu", fn=fn: fn(_dims(size), dtype=dtype,
+                                                                                 device=device))
+    for name in ("zeros_like", "ones_like"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda x, dtype=None, fn=fn: fn(x, dtype=dtype))
+    ops.add("full_like", lambda x, fill_value, dtype=None: torch.full_like(x, fill_value, dtype=dtype))
+
+    # Value-dependent ops (docs/ops/dynamic.md).
+    ops.add("item", lambda x: x.item())
+    ops.add("is_nonzero", lambda x: torch.is_nonzero(x))
+    ops.add("nonzero", lambda x: torch.nonzero(x))
+    ops.add("masked_select", lambda x, mask: torch.masked_select(x, mask))
+
+    # Random ops (docs/ops/random.md): PyTorch's generator, seeded with the case's seed.
+    for name in ("rand", "randn"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda size, dtype=torch.float32, device="cpu", fn=fn: fn(_dims(size), dtype=dtype,
+                                                                                 device=device))
+    ops.add("randint", lambda low, high, size, dtype=torch.int64, device="cpu": torch.randint(
+        low, high, _dims(size), dtype=dtype, device=device))
+    ops.add("bernoulli", lambda p: torch.bernoulli(p))
+    ops.table["bernoulli.p"] = lambda x, p=0.5: torch.bernoulli(x, p)
+    ops.add("normal", lambda mean, std: torch.normal(mean, std))
+    # The functional draws are ATen's own ops of these names (made for functionalization).
+    ops.add("normal_functional", lambda x, mean=0.0, std=1.0: torch.ops.aten.normal_functional(x, mean, std))
+    ops.add("uniform", lambda x, from_=0.0, to=1.0: torch.ops.aten.uniform(x, from_, to))
+    ops.table["normal_"] = lambda x, mean=0.0, std=1.0: x.normal_(mean, std)
+    ops.table["uniform_"] = lambda x, from_=0.0, to=1.0: x.uniform_(from_, to)
+    ops.table["bernoulli_"] = lambda x, p=0.5: x.bernoulli_(p)
+    ops.add("multinomial", lambda x, num_samples, replacement=False: torch.multinomial(x, num_samples,
+                                                                                       replacement))
+    return ops
