@@ -90,6 +90,7 @@ int run_check(const CheckOptions& options, const std::string& program_path) {
   suite.seed = options.seed;
   suite.tier = options.tier;
   suite.case_dirs = options.case_dirs.empty() ? default_case_dirs() : options.case_dirs;
+  suite.case_files_only = options.cases_only;
   ConformanceTests selected = select_tests(collect_tests(suite), options.tier, options.filters);
   std::erase_if(selected, [&](const ConformanceTest& test) {
     return std::any_of(options.excludes.begin(), options.excludes.end(),

@@ -25,6 +25,7 @@ struct CheckOptions {
   std::string markdown_file;
   std::filesystem::path artifacts_dir = "funcspec-artifacts";
   std::vector<std::filesystem::path> case_dirs;  // empty: the suite's own
+  bool cases_only = false;                       // the case files alone: no generated tests, no property laws
   bool quiet = false;
   // Internal: this process is worker `worker_index` of a --jobs run and writes its JSON report here.
   std::string worker_report;

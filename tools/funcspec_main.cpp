@@ -12,6 +12,7 @@
 #include "reference/core/error.h"
 #include "tools/catalogue_report.h"
 #include "tools/check_command.h"
+#include "tools/fixtures_command.h"
 #include "tools/replay_command.h"
 #include "tools/smoke_evaluation.h"
 
@@ -69,6 +70,8 @@ int main(int argc, char** argv) {
   check->add_option("--artifacts", check_options.artifacts_dir, "Where replay case files of failures go")
       ->capture_default_str();
   check->add_option("--cases", check_options.case_dirs, "Directories of case files (default: the suite's own)");
+  check->add_flag("--cases-only", check_options.cases_only,
+                  "Run the case files alone, not the generated tests and property laws (golden fixtures)");
   check->add_flag("-q,--quiet", check_options.quiet, "Print failures and the summary only");
   check->add_option("--worker-report", check_options.worker_report)->group("");  // internal to --jobs
 
@@ -100,6 +103,20 @@ int main(int argc, char** argv) {
   smoke->add_option("--seed", smoke_seed, "Seed of the sample values and of random ops");
   smoke->add_flag("-v,--verbose", verbose, "Print passing checks with their largest error");
 
+  tools::FixturesOptions fixtures_options;
+  std::string fixtures_tier = "pr";
+  auto* fixtures = app.add_subcommand("fixtures", "Golden fixtures (docs/fixtures.md): regenerate or verify them");
+  fixtures->require_subcommand(1);
+  auto* fixtures_regen = fixtures->add_subcommand("regen", "Rewrite the golden fixtures from the suite and the reference");
+  auto* fixtures_verify =
+      fixtures->add_subcommand("verify", "Check that the golden fixtures are what regen writes (exit 1 if not)");
+  for (CLI::App* command : {fixtures_regen, fixtures_verify})
+    command->add_option("--dir", fixtures_options.dir, "The fixture directory")->capture_default_str();
+  fixtures_regen->add_option("--seed", fixtures_options.seed, "Seed of the generated tests")->capture_default_str();
+  fixtures_regen->add_option("--tier", fixtures_tier, "The tier tests are selected from")
+      ->check(CLI::IsMember({"smoke", "pr", "nightly", "exhaustive"}))
+      ->capture_default_str();
+
   // A later occurrence overrides an earlier one, so a wrapper script's defaults can be overridden.
   for (CLI::App* command : {check, replay}) {
     for (CLI::Option* option : command->get_options()) {
@@ -115,6 +132,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*smoke) return tools::run_smoke_evaluation(std::cout, smoke_seed, verbose) == 0 ? 0 : 1;
+    if (*fixtures_regen) {
+      fixtures_options.tier = *conformance::parse_tier(fixtures_tier);
+      return tools::run_fixtures_regen(fixtures_options, std::cout, std::cerr);
+    }
+    if (*fixtures_verify) return tools::run_fixtures_verify(fixtures_options, std::cout, std::cerr);
     if (*replay) return tools::run_replay(replay_file, replay_backend, replay_timeout);
     if (*merge) {
       std::vector<std::filesystem::path> inputs(shard_files.begin(), shard_files.end());

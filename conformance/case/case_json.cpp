@@ -891,6 +891,10 @@ Json tensor_to_json(const TensorSpec& tensor) {
     out["dtype"] = std::string(dtype_name(tensor.data.dtype));
     out["shape"] = tensor.data.shape;
   } else if (!tensor.npy_file.empty()) {
+    // dtype and shape are redundant beside the file (the reader checks that they agree), but let a
+    // person read the case without opening its .npy files.
+    out["dtype"] = std::string(dtype_name(tensor.data.dtype));
+    out["shape"] = tensor.data.shape;
     out["npy"] = tensor.npy_file;
   } else {
     out["dtype"] = std::string(dtype_name(tensor.data.dtype));

@@ -44,6 +44,9 @@ struct SuiteOptions {
   std::uint64_t seed = 20261121;  // sample values and random draws of generated tests
   Tier tier = Tier::Pr;           // generators may produce more tests at higher tiers
   std::vector<std::filesystem::path> case_dirs;
+  // Only the tests of the case files, as when judging a directory of golden fixtures, whose ids
+  // are the generated tests' own.
+  bool case_files_only = false;
 };
 
 using ConformanceTests = std::vector<ConformanceTest>;

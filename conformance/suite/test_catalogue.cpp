@@ -14,13 +14,15 @@ std::vector<std::filesystem::path> default_case_dirs() { return {FUNCSPEC_CASES_
 ConformanceTests collect_tests(const SuiteOptions& options) {
   ConformanceTests tests;
   add_case_file_tests(options, tests);
-  add_promotion_tests(options, tests);
-  add_op_value_tests(options, tests);
-  add_op_meta_tests(options, tests);
-  add_vmap_oracle_tests(options, tests);
-  add_vmap_random_tests(options, tests);
-  add_ad_check_tests(options, tests);
-  add_property_tests(options, tests);
+  if (!options.case_files_only) {
+    add_promotion_tests(options, tests);
+    add_op_value_tests(options, tests);
+    add_op_meta_tests(options, tests);
+    add_vmap_oracle_tests(options, tests);
+    add_vmap_random_tests(options, tests);
+    add_ad_check_tests(options, tests);
+    add_property_tests(options, tests);
+  }
 
   std::map<std::string, std::string> first_origin;
   ConformanceTests unique;
