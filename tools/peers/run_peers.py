@@ -4,6 +4,7 @@
     python3 tools/peers/run_peers.py                  # every installed peer, pr tier, then the matrix
     python3 tools/peers/run_peers.py --peer torch-1.13 --tier smoke --no-doc
     python3 tools/peers/run_peers.py --report-only    # the matrix from the reports of an earlier run (out/<tier>)
+    python3 tools/peers/run_peers.py --report-only --no-doc --fixture-agreement   # then `funcspec fixtures regen`
 
 Each peer runs as `funcspec check --backend exec:... --json tools/peers/out/<tier>/<peer>.json`; the
 matrix is computed from those JSON reports (docs/report-format.md) and from
@@ -11,6 +12,9 @@ tools/peers/explanations.json, which explains every failure by cause (a bug in t
 minimal case in fixtures/peer-findings/, or a deliberate difference from the spec). Explanations
 are keyed by test-id glob (and optionally a reason pattern), so a regeneration keeps them; a
 failure no explanation covers is listed as unexplained, and `--strict` makes that an error.
+
+`--fixture-agreement` also writes fixtures/golden/peer-agreement.json: each peer's status on the test
+behind every golden fixture (docs/fixtures.md), which `funcspec fixtures regen` notes in the fixtures.
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ from typing import Any, Optional
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 FINDINGS = Path("fixtures/peer-findings")
+FIXTURES = ROOT / "fixtures/golden"
+FIXTURE_INDEX_FORMAT = "funcspec-fixtures/1"
+AGREEMENT_FORMAT = "funcspec-peer-agreement/1"
 STATUSES = ("pass", "fail", "xfail", "xpass", "unsupported", "skip", "error")
 VERDICTS = ("satisfied", "partial", "violated", "unsupported")
 UNEXPECTED = ("fail", "xpass", "error")
@@ -401,6 +408,68 @@ def _unsupported_kind(reason: str) -> str:
     return _shorten(reason, 170)
 
 
+# ---- the golden fixtures' agreement file ---------------------------------------------------------
+
+
+def fixture_status(status: str) -> str:
+    """A report's test status as the agreement file states it: did the peer agree with the reference?"""
+    if status in ("pass", "xpass"):
+        return "pass"
+    if status in ("fail", "xfail", "error"):
+        return "fail"
+    return "unsupported"  # unsupported, skip: the peer did not judge it
+
+
+def version_label(report: dict[str, Any]) -> str:
+    """'functorch 1.13', 'torch.func 2.15', 'jax 0.10.2': the library and its release, without a '.0' patch."""
+    backend = report["run"]["backend"]
+    found = re.search(r"\d+\.\d+(?:\.\d+)?", backend["version"])
+    if not found:
+        return backend["name"]
+    version = found.group(0)
+    if version.count(".") == 2 and version.endswith(".0"):
+        version = version[:-2]
+    return f"{backend['name']} {version}"
+
+
+def fixture_agreement(reports: list[tuple[str, dict[str, Any]]], index: dict[str, Any]) -> dict[str, Any]:
+    """The agreement document: for every fixture of the index, each peer's status on the test of that id."""
+    for key, report in reports:
+        run = report["run"]
+        if run["seed"] != index["seed"] or run["tier"] != index["tier"]:
+            raise SystemExit(f"{key}: its report is of seed {run['seed']}, tier {run['tier']}, but the fixtures were "
+                             f"selected at seed {index['seed']}, tier {index['tier']}: run the peers at that tier")
+    statuses = {key: {t["id"]: fixture_status(t["status"]) for t in report["tests"]} for key, report in reports}
+    fixtures = {}
+    for fixture in index["fixtures"]:
+        fixtures[fixture["id"]] = {key: statuses[key].get(fixture["id"], "absent") for key, _ in reports}
+    return {
+        "format": AGREEMENT_FORMAT,
+        "seed": index["seed"],
+        "tier": index["tier"],
+        "peers": [{"key": key, "label": version_label(report), "version": report["run"]["backend"]["version"]}
+                  for key, report in reports],
+        "fixtures": fixtures,
+    }
+
+
+def write_fixture_agreement(reports: list[tuple[str, dict[str, Any]]], fixtures: Path) -> None:
+    index_path = fixtures / "index.json"
+    if not index_path.exists():
+        raise SystemExit(f"{index_path} does not exist: run `funcspec fixtures regen` first")
+    index = json.loads(index_path.read_text())
+    if index.get("format") != FIXTURE_INDEX_FORMAT:
+        raise SystemExit(f"{index_path} is not a {FIXTURE_INDEX_FORMAT} index")
+    doc = fixture_agreement(reports, index)
+    path = fixtures / "peer-agreement.json"
+    # Keys sorted and no run times: the file changes only when a status does.
+    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    agreeing = sum(1 for by_peer in doc["fixtures"].values()
+                   if by_peer and all(status == "pass" for status in by_peer.values()))
+    print(f"wrote {path} ({len(doc['fixtures'])} fixtures, every peer agreeing on {agreeing}); "
+          "now run `funcspec fixtures regen`")
+
+
 NOTES = """\
 - **Randomness.** The spec's generator is its own Philox stream (GEN-2.1); neither PyTorch's
   generator nor JAX's keys reproduce its bits, and the protocol has no capability to say so. Both
@@ -440,6 +509,9 @@ def main() -> int:
     parser.add_argument("--strict", action="store_true", help="exit 1 when a failure has no explanation")
     parser.add_argument("--xfail-manifest", help="write the expected-failure manifest of the (one) peer run, "
                         "each failing test with its cause, for CI runs of that peer (docs/report-format.md)")
+    parser.add_argument("--fixture-agreement", action="store_true",
+                        help="write fixtures/golden/peer-agreement.json from the reports (docs/fixtures.md)")
+    parser.add_argument("--fixtures", default=str(FIXTURES), help="the golden fixture directory")
     parser.add_argument("check_args", nargs="*", help="extra arguments for funcspec check (after --)")
     args = parser.parse_args()
 
@@ -463,6 +535,10 @@ def main() -> int:
         if len(reports) != 1:
             raise SystemExit("--xfail-manifest needs exactly one peer (--peer)")
         write_manifest(Path(args.xfail_manifest), reports[0][1], load_causes(Path(args.explanations)))
+    if args.fixture_agreement:
+        if not reports:
+            raise SystemExit("--fixture-agreement: no peer report to read")
+        write_fixture_agreement(reports, Path(args.fixtures))
     if args.no_doc:
         return 0
     if not reports:
