@@ -11,6 +11,9 @@ scripts/install-dependencies.sh
 echo "== build (warnings are errors) =="
 scripts/configure-and-build.sh build -- -DFUNCSPEC_UNITY_BUILD=ON
 echo "== tests =="
+# This includes the golden fixtures check (label "fixtures", docs/fixtures.md): `funcspec fixtures
+# verify` (fixtures/golden is what regeneration writes) and fixtures/golden run as a case directory
+# against the reference; not repeated here.
 (cd build && ctest --output-on-failure -j "$(nproc)" --timeout 300)
 
 echo "== build with ASan+UBSan =="

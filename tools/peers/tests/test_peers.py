@@ -179,6 +179,42 @@ class MatrixTests(unittest.TestCase):
         self.assertIn("`OPS-VALUES/cos/a`", text)
 
 
+class FixtureAgreementTests(unittest.TestCase):
+    """run_peers.py --fixture-agreement: each peer's status on the test behind every golden fixture."""
+
+    @staticmethod
+    def report(name, version, statuses, seed=7, tier="pr"):
+        return {"run": {"backend": {"spec": "exec:x", "name": name, "version": version}, "seed": seed, "tier": tier},
+                "tests": [{"id": i, "clauses": [], "status": s, "reason": ""} for i, s in statuses.items()]}
+
+    def test_statuses_per_fixture_with_each_peers_release(self):
+        import run_peers
+
+        index = {"format": "funcspec-fixtures/1", "seed": 7, "tier": "pr",
+                 "fixtures": [{"id": "A/a"}, {"id": "B/b"}, {"id": "C/new"}]}
+        reports = [("torch-1.13", self.report("functorch", "PyTorch 1.13.0a0",
+                                              {"A/a": "pass", "B/b": "xfail", "Z/z": "fail"})),
+                   ("jax", self.report("jax", "JAX 0.10.2 (jaxlib, CPU, x64)", {"A/a": "error", "B/b": "skip"}))]
+        doc = run_peers.fixture_agreement(reports, index)
+        self.assertEqual(doc["format"], "funcspec-peer-agreement/1")
+        self.assertEqual([p["label"] for p in doc["peers"]], ["functorch 1.13", "jax 0.10.2"])
+        self.assertEqual(doc["fixtures"], {
+            "A/a": {"torch-1.13": "pass", "jax": "fail"},
+            "B/b": {"torch-1.13": "fail", "jax": "unsupported"},
+            "C/new": {"torch-1.13": "absent", "jax": "absent"},  # the peers' run predates it
+        })
+        self.assertEqual(run_peers.version_label(self.report("torch.func", "PyTorch 2.15.0+cu132", {})),
+                         "torch.func 2.15")
+
+    def test_reports_of_another_tier_are_refused(self):
+        import run_peers
+
+        index = {"format": "funcspec-fixtures/1", "seed": 7, "tier": "pr", "fixtures": []}
+        with self.assertRaises(SystemExit) as raised:
+            run_peers.fixture_agreement([("jax", self.report("jax", "1.0", {}, tier="smoke"))], index)
+        self.assertIn("run the peers at that tier", str(raised.exception))
+
+
 class FindingTests(unittest.TestCase):
     @unittest.skipUnless(FUNCSPEC.exists(), f"no funcspec command at {FUNCSPEC} (build tools/funcspec)")
     def test_every_finding_passes_on_the_reference(self):
