@@ -34,7 +34,8 @@ std::string coverage_line(const GenerationSummary& summary) {
 // The command that brings `dir` up to date.
 std::string regen_command(const std::filesystem::path& dir) {
   const FixturesOptions defaults;
-  return dir == defaults.dir ? "funcspec fixtures regen" : fmt::format("funcspec fixtures regen --dir {}", dir.string());
+  return dir == defaults.dir ? "funcspec fixtures regen"
+                             : fmt::format("funcspec fixtures regen --dir {}", dir.string());
 }
 
 void print_paths(std::ostream& err, const char* what, const std::vector<std::string>& paths, std::size_t& budget) {

@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
   std::string fixtures_tier = "pr";
   auto* fixtures = app.add_subcommand("fixtures", "Golden fixtures (docs/fixtures.md): regenerate or verify them");
   fixtures->require_subcommand(1);
-  auto* fixtures_regen = fixtures->add_subcommand("regen", "Rewrite the golden fixtures from the suite and the reference");
+  auto* fixtures_regen =
+      fixtures->add_subcommand("regen", "Rewrite the golden fixtures from the suite and the reference");
   auto* fixtures_verify =
       fixtures->add_subcommand("verify", "Check that the golden fixtures are what regen writes (exit 1 if not)");
   for (CLI::App* command : {fixtures_regen, fixtures_verify})
