@@ -80,8 +80,8 @@ int run_fixtures_verify(const FixturesOptions& options, std::ostream& out, std::
                seconds_since(start), coverage_line(verification.summary));
     return 0;
   }
-  fmt::print(err, "funcspec fixtures verify: {} is out of date: {} file{} differ from what regeneration writes\n",
-             options.dir.string(), difference.size(), difference.size() == 1 ? "" : "s");
+  fmt::print(err, "funcspec fixtures verify: {} is out of date: {} {} from what regeneration writes\n",
+             options.dir.string(), difference.size(), difference.size() == 1 ? "file differs" : "files differ");
   constexpr std::size_t kShown = 10;
   std::size_t budget = kShown;
   print_paths(err, "differs:", difference.differing, budget);

@@ -236,6 +236,29 @@ TEST(CheckCommand, AMalformedCaseFileIsAnErrorTestAndTheOthersStillRun) {
   EXPECT_EQ(records.at("TENSOR-BROADCAST/add/fine").status, TestStatus::Pass);
 }
 
+// A directory of golden fixtures holds cases with the generated tests' own ids (docs/fixtures.md):
+// run with the generators, each would be defined twice.
+TEST(CheckCommand, CasesOnlyRunsTheCaseFilesWithoutTheGeneratedTests) {
+  const auto dir = scratch_dir();
+  std::filesystem::create_directories(dir / "cases");
+  std::ofstream(dir / "cases" / "neg.json") << R"({"format": "funcspec-case/1", "id": "OPS-VALUES/neg/float64/0-2x3",
+    "clauses": ["OPS-1.1"], "inputs": {"x": {"dtype": "int64", "shape": [2], "data": [1, -2]}},
+    "program": [{"out": ["y"], "op": "neg", "args": ["x"]}], "outputs": ["y"],
+    "expect": {"values": {"y": {"dtype": "int64", "shape": [2], "data": [-1, 2]}}}})";
+  std::ofstream(dir / "cases" / "index.json") << R"({"format": "funcspec-fixtures/1"})";
+  const std::string cases = "--cases " + quote((dir / "cases").string());
+
+  const CommandRun only = check(dir, cases + " --cases-only");
+  EXPECT_EQ(only.exit_status, 0) << only.output;
+  const auto records = records_by_id(read_report_file(dir / "report.json"));
+  ASSERT_EQ(records.size(), 1u) << only.output;
+  EXPECT_EQ(records.at("OPS-VALUES/neg/float64/0-2x3").status, TestStatus::Pass);
+
+  const CommandRun all = check(dir, cases + " --filter 'OPS-VALUES/neg/float64/0-*'");
+  EXPECT_EQ(all.exit_status, 1) << all.output;
+  EXPECT_TRUE(contains(all.output, "the test id OPS-VALUES/neg/float64/0-2x3 is defined twice")) << all.output;
+}
+
 TEST(CheckCommand, AnUnusableBackendStopsTheRunWithExitStatus2) {
   const auto dir = scratch_dir();
   const CommandRun run = check(dir, "--backend 'exec:/no/such/backend --flag'");
