@@ -15,6 +15,8 @@ echo "== tests =="
 # verify` (fixtures/golden is what regeneration writes) and fixtures/golden run as a case directory
 # against the reference; not repeated here.
 (cd build && ctest --output-on-failure -j "$(nproc)" --timeout 300)
+echo "== peers (optional: a smoke run of the torch driver when python3-torch is installed) =="
+tools/peers/ci-smoke.sh build/tools/funcspec
 
 echo "== build with ASan+UBSan =="
 # Everything but the benchmarks, so every test executable ctest knows about exists.
