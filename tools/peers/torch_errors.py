@@ -106,6 +106,10 @@ RULES: list[Rule] = [
          r"Expected grad_outputs to have the same dtype",
          "ad_tangent_mismatch"),
     Rule(r"would mutate a captured Tensor", "ad_inplace_captured"),
+    # Custom functions (SPEC CUSTOM-2.2, 2.3): an autograd.Function without the rule a mode needs.
+    Rule(r"You must implement the jvp function for custom autograd\.Function to use it with forward mode AD|"
+         r"You must implement either the backward or vjp method for your custom autograd\.Function to use it "
+         r"with backward mode AD", "custom_rule_missing"),
     # Tensor semantics (SPEC TENSOR-*, ERR-2.*).
     Rule(r"unsupported operation: more than one element of the written-to tensor refers to a single memory "
          r"location", "internal_overlap"),

@@ -358,4 +358,11 @@ def build_ops() -> Ops:
     ops.table["bernoulli_"] = lambda x, p=0.5: x.bernoulli_(p)
     ops.add("multinomial", lambda x, num_samples, replacement=False: torch.multinomial(x, num_samples,
                                                                                        replacement))
+
+    # The spec-defined custom functions (SPEC CUSTOM-3.x), as autograd.Functions: PyTorch 2 only
+    # (torch_custom.py says why).
+    if v2:
+        import torch_custom
+
+        ops.table.update(torch_custom.custom_ops())
     return ops
