@@ -73,6 +73,8 @@ RULES: list[Rule] = [
          r"linearized function called on tangent values inconsistent with the original primal values|"
          r"f_jvp called with",
          "ad_tangent_mismatch"),
+    # Custom functions (SPEC CUSTOM-2.2): forward mode meets a custom_vjp function, which has no jvp rule.
+    Rule(r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function", "custom_rule_missing"),
     # Shapes, dims and indices.
     Rule(r"Incompatible shapes for broadcasting|operands could not be broadcast together|"
          r"shapes .* are not broadcast-compatible|"
