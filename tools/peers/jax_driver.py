@@ -18,9 +18,9 @@ from typing import Any, Callable, Optional, Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from funcspec_peer.case import Case, Step  # noqa: E402
+from funcspec_peer.case import Case, Level, Step  # noqa: E402
 from funcspec_peer.program import failing_step, program  # noqa: E402
-from funcspec_peer.stack import Fn, Library, transformed  # noqa: E402
+from funcspec_peer.stack import Fn, Library, outermost_arguments, state_call, transformed  # noqa: E402
 from funcspec_peer.tensors import CaseTensor  # noqa: E402
 from funcspec_peer.wire import Failed, Output, Peer, SpecError, Unsupported, serve  # noqa: E402
 
@@ -31,7 +31,7 @@ FORWARD_MODE = frozenset({"jvp", "linearize", "jacfwd"})
 class JaxLibrary(Library):
     name = "jax"
     transforms = frozenset({"vmap", "grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd",
-                            "hessian"})
+                            "hessian", "functional_call"})
 
     def __init__(self, jax: Any, ctx: Any) -> None:
         self.jax = jax
@@ -83,9 +83,13 @@ class JaxLibrary(Library):
     def _batch_size(self, args: Sequence[Any], in_axes: Any) -> Optional[int]:
         axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
         for arg, axis in zip(args, axes):
-            shape = getattr(arg, "shape", None)
-            if axis is not None and shape is not None and -len(shape) <= axis < len(shape):
-                return int(shape[axis])
+            # A module state is a dict, mapped as a whole or member by member.
+            members = arg.items() if isinstance(arg, dict) else [(None, arg)]
+            for member, value in members:
+                dim = axis.get(member) if isinstance(axis, dict) else axis
+                shape = getattr(value, "shape", None)
+                if dim is not None and shape is not None and -len(shape) <= dim < len(shape):
+                    return int(shape[dim])
         return None
 
     def grad(self, fn: Callable, argnums: tuple[int, ...], has_aux: bool, and_value: bool) -> Callable:
@@ -130,6 +134,13 @@ class JaxLibrary(Library):
     def hessian(self, fn: Callable, argnums: tuple[int, ...]) -> Callable:
         return self.jax.hessian(fn, argnums=argnums)
 
+    def functional_call(self, fn: Fn, inner: Level, parameters: list[str], buffers: list[str], strict: bool,
+                        tie_weights: bool) -> Fn:
+        # JAX has no modules: the state is what a JAX model's parameters are, a dict pytree argument
+        # of a pure function. A case's state always fits its program and ties nothing, so strict and
+        # tie_weights change nothing; parameters and buffers differ only in name.
+        return state_call(fn, inner, parameters + buffers)
+
 
 class JaxPeer(Peer):
     def __init__(self) -> None:
@@ -145,7 +156,10 @@ class JaxPeer(Peer):
         self.jax_ops = jax_ops
         self.ctx = jax_ops.Context(jax_ops.KeyState(0), meta=False)
         self.lib = JaxLibrary(jax, self.ctx)
+        import jax_custom
+
         self.ops = jax_ops.build_ops()
+        self.ops.update(jax_custom.custom_ops())
         self.errors = jax_errors
         self.name = "jax"
         self.version = f"JAX {jax.__version__} (jaxlib, CPU, x64)"
@@ -219,10 +233,14 @@ class JaxPeer(Peer):
         self.ctx.keys = self.jax_ops.KeyState(case.seed)
         meta = case.device == "meta"
         self.ctx.meta = meta
-        args = [i.literal if i.is_literal else self.lib.tensor(i.tensor, case.device) for i in case.inputs]
+        args = outermost_arguments(case, lambda name: self._input(case, name))
         f = transformed(case, program(case, self.call_step(case), self.as_result), self.lib)
         results = self.jax.eval_shape(f, *args) if meta else f(*args)
         return [self.output(r, meta) for r in results]
+
+    def _input(self, case: Case, name: str) -> Any:
+        i = case.input(name)
+        return i.literal if i.is_literal else self.lib.tensor(i.tensor, case.device)
 
     def classify(self, error: BaseException, case: Case) -> Optional[SpecError]:
         return self.errors.classify(error, case, failing_step(error))

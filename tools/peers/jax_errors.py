@@ -73,6 +73,8 @@ RULES: list[Rule] = [
          r"linearized function called on tangent values inconsistent with the original primal values|"
          r"f_jvp called with",
          "ad_tangent_mismatch"),
+    # Custom functions (SPEC CUSTOM-2.2): forward mode meets a custom_vjp function, which has no jvp rule.
+    Rule(r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function", "custom_rule_missing"),
     # Shapes, dims and indices.
     Rule(r"Incompatible shapes for broadcasting|operands could not be broadcast together|"
          r"shapes .* are not broadcast-compatible|"
@@ -89,6 +91,8 @@ RULES: list[Rule] = [
     Rule(r"AxisError|axis -?\d+ is out of bounds for array of dimension", "dim_out_of_range"),
     Rule(r"index -?\d+ is out of bounds for axis -?\d+ with size", "index_out_of_range"),
     Rule(r"cannot reshape array of size", "invalid_argument"),
+    # A repeated dim where dims must each appear once (permute, diagonal's dim1 == dim2).
+    Rule(r"transpose permutation isn't a permutation of operand dimensions", "invalid_argument"),
     Rule(r"duplicate value in 'axis'|zero-size array to reduction operation \w+ which has no identity|"
          r"attempt to get arg(?:max|min) of an empty sequence|rev dimensions must be unique|"
          r"broadcast_in_dim shape must have every element be nonnegative|slice step cannot be zero|"

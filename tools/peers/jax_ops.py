@@ -287,6 +287,34 @@ def build_ops() -> dict[str, Impl]:
             return list(jnp.array_split(x, chunks, axis=dim))
         return list(jnp.split(x, _piece_bounds(n, -(-n // chunks)), axis=dim))
 
+    # The view-copy family (docs/ops/view_copy.md). JAX has no views, so a view's copying twin is
+    # the view's value, spelled alike; a scatter is the `.at[region].set(src)` a JAX user writes.
+    for view in ("expand", "permute", "squeeze", "unsqueeze", "select", "slice", "diagonal"):
+        ops[view + "_copy"] = ops[view]
+    ops["view_copy"] = lambda ctx, x, size: jnp.reshape(x, _size(size))
+    ops["detach_copy"] = lambda ctx, x: jax.lax.stop_gradient(x)
+
+    @op("select_scatter")
+    def select_scatter(ctx, x, src, dim, index):
+        if _ndim(x) == 0:
+            raise SpecError("dim_out_of_range", "select_scatter into a 0-dim array")
+        return x.at[(slice(None),) * (dim % _ndim(x)) + (index,)].set(src)
+
+    @op("slice_scatter")
+    def slice_scatter(ctx, x, src, dim=0, start=None, end=None, step=1):
+        return x.at[(slice(None),) * (dim % max(_ndim(x), 1)) + (slice(start, end, step),)].set(src)
+
+    @op("diagonal_scatter")
+    def diagonal_scatter(ctx, x, src, offset=0, dim1=0, dim2=1):
+        # The diagonal's elements, with dim1 and dim2 moved last (where jnp.diagonal puts the
+        # diagonal's own dim, as src has it): rows and columns offset as the diagonal is.
+        moved = jnp.moveaxis(x, (dim1, dim2), (-2, -1))
+        rows, cols = jnp.shape(moved)[-2:]
+        n = max(0, min(rows + min(offset, 0), cols - max(offset, 0)))
+        i = jnp.arange(n)
+        moved = moved.at[..., i - min(offset, 0), i + max(offset, 0)].set(src)
+        return jnp.moveaxis(moved, (-2, -1), (dim1, dim2))
+
     # Joining and indexing.
     ops["cat"] = lambda ctx, tensors, dim=0: jnp.concatenate(tensors, axis=dim)
     ops["stack"] = lambda ctx, tensors, dim=0: jnp.stack(tensors, axis=dim)

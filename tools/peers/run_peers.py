@@ -487,11 +487,18 @@ NOTES = """\
   with `unclassified error: <exception>`, which the suite judges as a failure: the protocol has no
   error without a kind (an error reply without `kind` is a rejection of the request).
 - **What is unsupported by construction.** functorch (PyTorch 1.13) has no `chunk_size` and no
-  `linearize`; JAX arrays are immutable, so JAX has no in-place or out= ops and no views (cases
-  about aliasing are unsupported there), no `chunk_size`, no grad mode (a `no_grad` step becomes
-  `stop_gradient` only where every derivative transform of the case is reverse-mode, and nothing
-  where all are forward-mode, which is exactly AD-5.1), and no losses or layers in JAX itself
-  (they live in Flax and Optax). Meta cases run on PyTorch's meta device and under `jax.eval_shape`.
+  `linearize`, and runs no `autograd.Function` under its transforms, so the spec's custom functions
+  (`custom.*`) are declared on PyTorch 2 only; JAX arrays are immutable, so JAX has no in-place or
+  out= ops, no views (cases about aliasing are unsupported there) and no `functionalize` (there is
+  no mutation to remove), no `chunk_size`, no grad mode (a `no_grad` step becomes `stop_gradient`
+  only where every derivative transform of the case is reverse-mode, and nothing where all are
+  forward-mode, which is exactly AD-5.1), and no losses or layers in JAX itself (they live in Flax
+  and Optax), which leaves most module cases (they call `linear`) unsupported there. Meta cases run
+  on PyTorch's meta device and under `jax.eval_shape`.
+- **Modules and custom rules.** `functional_call` runs through PyTorch's own `functional_call` on an
+  `nn.Module` built around the program, and through a dict pytree argument in JAX (which has no
+  modules); the custom functions through `torch.autograd.Function` and JAX's `custom_jvp` /
+  `custom_vjp`, with exactly the rules the spec gives them (tools/peers/README.md).
 """
 
 

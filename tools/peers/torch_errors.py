@@ -106,6 +106,10 @@ RULES: list[Rule] = [
          r"Expected grad_outputs to have the same dtype",
          "ad_tangent_mismatch"),
     Rule(r"would mutate a captured Tensor", "ad_inplace_captured"),
+    # Custom functions (SPEC CUSTOM-2.2, 2.3): an autograd.Function without the rule a mode needs.
+    Rule(r"You must implement the jvp function for custom autograd\.Function to use it with forward mode AD|"
+         r"You must implement either the backward or vjp method for your custom autograd\.Function to use it "
+         r"with backward mode AD", "custom_rule_missing"),
     # Tensor semantics (SPEC TENSOR-*, ERR-2.*).
     Rule(r"unsupported operation: more than one element of the written-to tensor refers to a single memory "
          r"location", "internal_overlap"),
@@ -148,7 +152,8 @@ RULES: list[Rule] = [
          r"cannot reshape tensor of 0 elements into shape .* because the unspecified dimension size -1 can be any|"
          r"linalg\.solve: Incompatible shapes of A and B|"
          r"Number of dimensions of tensors must match\.\s+Expected \d+-D tensors|"
-         r"source tensor shape must match self tensor shape, excluding the specified dimension", "shape_mismatch"),
+         r"source tensor shape must match self tensor shape, excluding the specified dimension|"
+         r"expected src to have a size equal to the slice of self", "shape_mismatch"),
     Rule(r"Dimension out of range \(expected to be in range of|Dimension specified as -?\d+ but tensor has no "
          r"dimensions|select\(\) cannot be applied to a 0-dim tensor", "dim_out_of_range"),
     Rule(r"index -?\d+ is out of bounds for dimension \d+ with size \d+|index out of range in self|"
@@ -210,7 +215,8 @@ RULES: list[Rule] = [
          r"dropout probability has to be between 0 and 1|"
          r"cannot be converted to type .* without overflow|value cannot be converted to type|"
          r"Boolean alpha only supported for Boolean results|"
-         r"For integral input tensors, argument alpha must not be a floating point number",
+         r"For integral input tensors, argument alpha must not be a floating point number|"
+         r"diagonal dimensions cannot be identical",
          "invalid_argument"),
 ]
 

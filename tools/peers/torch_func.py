@@ -13,15 +13,16 @@ exception becomes a spec error kind only where its message makes the kind certai
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from typing import Any, Callable, Optional, Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from funcspec_peer.case import Case, Step  # noqa: E402
+from funcspec_peer.case import Case, Level, Step  # noqa: E402
 from funcspec_peer.program import failing_step, program  # noqa: E402
-from funcspec_peer.stack import Fn, Library, transformed  # noqa: E402
+from funcspec_peer.stack import Fn, Library, inner_arguments, outermost_arguments, transformed  # noqa: E402
 from funcspec_peer.tensors import CaseTensor  # noqa: E402
 from funcspec_peer.wire import Failed, Output, Peer, SpecError, Unsupported, serve  # noqa: E402
 
@@ -38,7 +39,8 @@ class TorchLibrary(Library):
             import functorch as func
         self.func = func
         self.name = "torch.func" if self.major >= 2 else "functorch"
-        transforms = {"vmap", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "functionalize"}
+        transforms = {"vmap", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "functionalize",
+                      "functional_call"}
         if hasattr(func, "linearize"):
             transforms.add("linearize")
         self.transforms = frozenset(transforms)
@@ -94,6 +96,50 @@ class TorchLibrary(Library):
 
     def functionalize(self, fn: Fn, remove: str) -> Fn:
         return self.func.functionalize(fn, remove=remove)
+
+    def functional_call(self, fn: Fn, inner: Level, parameters: list[str], buffers: list[str], strict: bool,
+                        tie_weights: bool) -> Fn:
+        """PyTorch's own functional_call on an nn.Module built, at each call, around `fn`.
+
+        The module's parameters and buffers are meta tensors of the shapes and dtypes of the state
+        the call gets (under vmap, one example's), declared in submodules as dotted names say; its
+        forward reads them from its attributes, where functional_call puts the given tensors.
+        PyTorch 1.13's torch.nn.utils.stateless.functional_call has neither `strict` nor
+        `tie_weights`; a case's state always fits its module and ties nothing, so neither changes
+        what it does, and 2.x gets them as the case gives them.
+        """
+        torch = self.torch
+        members = parameters + buffers
+
+        class CaseProgram(torch.nn.Module):
+            def forward(self, *rest: Any) -> tuple:
+                # Not get_parameter: during the call an attribute holds the given tensor, not a Parameter.
+                read = lambda name: functools.reduce(getattr, name.split("."), self)  # noqa: E731
+                return fn(*inner_arguments(inner, members, read, rest))
+
+        def called(state: dict[str, Any], *rest: Any) -> tuple:
+            module = CaseProgram()
+            for name, value in state.items():
+                if name not in members or not isinstance(value, torch.Tensor):
+                    continue  # left undeclared, for functional_call to refuse in its own way
+                *path, leaf = name.split(".")
+                owner = module
+                for part in path:
+                    if not hasattr(owner, part):
+                        owner.add_module(part, torch.nn.Module())
+                    owner = getattr(owner, part)
+                slot = torch.empty(value.shape, dtype=value.dtype, device="meta")
+                if name in parameters:
+                    owner.register_parameter(leaf, torch.nn.Parameter(slot, requires_grad=slot.is_floating_point()))
+                else:
+                    owner.register_buffer(leaf, slot)
+            if self.major >= 2:
+                return self.func.functional_call(module, state, rest, strict=strict, tie_weights=tie_weights)
+            from torch.nn.utils import stateless
+
+            return stateless.functional_call(module, state, rest)
+
+        return called
 
 
 class TorchFuncPeer(Peer):
@@ -178,7 +224,7 @@ class TorchFuncPeer(Peer):
             raise Unsupported(f"this driver runs on cpu and meta, not {case.device}")
         # Every random choice comes from the case's seed (PyTorch's own generator, not the spec's).
         self.torch.manual_seed(case.seed % (1 << 64))
-        args = [i.literal if i.is_literal else self.lib.tensor(i.tensor, case.device) for i in case.inputs]
+        args = outermost_arguments(case, lambda name: self._input(case, name))
         f = transformed(case, program(case, self.call_step, self.as_result(case)), self.lib)
         try:
             results = f(*args)
@@ -188,6 +234,10 @@ class TorchFuncPeer(Peer):
                 raise Unsupported(f"PyTorch {self.torch.__version__}: {str(e).splitlines()[0][:160]}") from None
             raise
         return [self.output(r) for r in results]
+
+    def _input(self, case: Case, name: str) -> Any:
+        i = case.input(name)
+        return i.literal if i.is_literal else self.lib.tensor(i.tensor, case.device)
 
     def classify(self, error: BaseException, case: Case) -> Optional[SpecError]:
         return self.errors.classify(error, case, failing_step(error))

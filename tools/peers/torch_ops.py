@@ -269,6 +269,33 @@ def build_ops() -> Ops:
     ops.add("split_with_sizes", lambda x, split_sizes, dim=0: list(torch.split(x, _dims(split_sizes), dim)))
     ops.add("chunk", lambda x, chunks, dim=0: list(torch.chunk(x, chunks, dim)))
 
+    # The view-copy family (docs/ops/view_copy.md): PyTorch's own *_copy and *_scatter functions,
+    # the ops its functionalize(remove='mutations_and_views') emits.
+    def squeeze_copy(x, dim=None):
+        dims = _dims(dim)
+        if dims is None:
+            return torch.squeeze_copy(x)
+        if v2:
+            return torch.squeeze_copy(x, tuple(dims))
+        if len(dims) == 1:
+            return torch.squeeze_copy(x, dims[0])
+        raise Unsupported(f"torch.squeeze_copy in PyTorch {torch.__version__} takes one dim, not {dims}")
+
+    ops.add("squeeze_copy", squeeze_copy)
+    ops.add("expand_copy", lambda x, size: torch.expand_copy(x, _dims(size)))
+    ops.add("permute_copy", lambda x, dims: torch.permute_copy(x, _dims(dims)))
+    ops.add("unsqueeze_copy", lambda x, dim: torch.unsqueeze_copy(x, dim))
+    ops.add("select_copy", lambda x, dim, index: torch.select_copy(x, dim, index))
+    ops.add("slice_copy", lambda x, dim=0, start=None, end=None, step=1: torch.slice_copy(x, dim, start, end, step))
+    ops.add("diagonal_copy", lambda x, offset=0, dim1=0, dim2=1: torch.diagonal_copy(x, offset, dim1, dim2))
+    ops.add("detach_copy", lambda x: torch.detach_copy(x))
+    ops.add("view_copy", lambda x, size: torch.view_copy(x, _dims(size)))
+    ops.add("select_scatter", lambda x, src, dim, index: torch.select_scatter(x, src, dim, index))
+    ops.add("slice_scatter", lambda x, src, dim=0, start=None, end=None, step=1: torch.slice_scatter(
+        x, src, dim, start, end, step))
+    ops.add("diagonal_scatter", lambda x, src, offset=0, dim1=0, dim2=1: torch.diagonal_scatter(
+        x, src, offset, dim1, dim2))
+
     # Joining and indexing (docs/ops/index.md).
     ops.add("cat", lambda tensors, dim=0: torch.cat(tensors, dim))
     ops.add("stack", lambda tensors, dim=0: torch.stack(tensors, dim))
@@ -358,4 +385,11 @@ def build_ops() -> Ops:
     ops.table["bernoulli_"] = lambda x, p=0.5: x.bernoulli_(p)
     ops.add("multinomial", lambda x, num_samples, replacement=False: torch.multinomial(x, num_samples,
                                                                                        replacement))
+
+    # The spec-defined custom functions (SPEC CUSTOM-3.x), as autograd.Functions: PyTorch 2 only
+    # (torch_custom.py says why).
+    if v2:
+        import torch_custom
+
+        ops.table.update(torch_custom.custom_ops())
     return ops

@@ -65,11 +65,16 @@ class Transform:
 
 @dataclass
 class FunctionArg:
-    """A positional argument of a function some transform wraps: an input, or the module state."""
+    """A positional argument of a function some transform wraps: an input, or the module state.
+
+    The state (after a `functional_call`) is one argument, a dict from member names (case inputs)
+    to tensors; an input is its own single member.
+    """
 
     name: str
     members: list[str]
     literal: bool
+    state: bool = False
 
 
 @dataclass
@@ -93,6 +98,7 @@ class Case:
     transforms: list[Transform]
     levels: list[Level] = field(default_factory=list)  # levels[i]: the function transforms[i] wraps
     result_names: list[str] = field(default_factory=list)
+    arguments: list[FunctionArg] = field(default_factory=list)  # what the transformed function takes
 
     def input(self, name: str) -> Optional[Input]:
         for i in self.inputs:
@@ -194,15 +200,15 @@ def _push_unique(results: list[str], name: str) -> None:
 def resolve_argnums(case: Case, level: Level, argnums: Any) -> tuple[list[int], list[str]]:
     """The argument positions `argnums` selects at this level, and the input names they stand for.
 
-    Names select case inputs by position in the case (as the reference does); positions may be
-    negative and count from the end of the level's arguments.
+    A name selects the argument of that name (never a member of the module state: the case reader
+    refuses that); positions may be negative and count from the end of the level's arguments.
     """
     positions: list[int] = []
     names: list[str] = []
     n = len(level.args)
     for selector in _as_list(0 if argnums is None else argnums):
         if isinstance(selector, str):
-            position = case.input_names.index(selector)
+            position = next(k for k, a in enumerate(level.args) if not a.state and a.name == selector)
             positions.append(position)
             names.append(selector)
         else:
@@ -213,7 +219,8 @@ def resolve_argnums(case: Case, level: Level, argnums: Any) -> tuple[list[int], 
 
 
 def _walk_signatures(case: Case) -> None:
-    """Fills case.levels and case.result_names, innermost transform first, as the suite names them."""
+    """Fills case.levels, case.result_names and case.arguments, innermost transform first, as the
+    suite names them."""
     args = [FunctionArg(i.name, [i.name], i.is_literal) for i in case.inputs]
     results = list(case.outputs)
     levels: list[Level] = [Level([], [])] * len(case.transforms)
@@ -246,14 +253,15 @@ def _walk_signatures(case: Case) -> None:
             results = [f"hess({y}, {a}, {b})" for y in results for a in wrt for b in wrt]
         elif t.kind == "functional_call":
             state = list(t.get("parameters", [])) + list(t.get("buffers", []))
-            rest = [a for a in args if not (a.members == [a.name] and a.name in state)]
-            args = [FunctionArg("state", state, False)] + rest
+            rest = [a for a in args if a.state or a.name not in state]
+            args = [FunctionArg("state", state, False, state=True)] + rest
     case.levels = levels
     case.result_names = results
+    case.arguments = args
 
 
 def dims_per_name(spec: Any, names: list[str]) -> Union[int, None, tuple[Optional[int], ...]]:
-    """in_dims / out_dims as one dim for all, or one per name (a list by position, an object by name)."""
+    """out_dims as one dim for all, or one per name (a list by position, an object by name)."""
     if spec is None or isinstance(spec, int):
         return spec
     if isinstance(spec, list):
@@ -261,3 +269,21 @@ def dims_per_name(spec: Any, names: list[str]) -> Union[int, None, tuple[Optiona
     if isinstance(spec, dict):
         return tuple(spec.get(name) for name in names)
     raise CaseFormatError(f"dims of an unknown form: {spec!r}")
+
+
+def dims_per_argument(spec: Any, args: list[FunctionArg]) -> Any:
+    """in_dims for the arguments `args`, as torch.func's in_dims and JAX's in_axes take them.
+
+    By name, the module state gets one dim when its name ("state") is listed, else a dict giving
+    each member its own (None where not listed): a prefix of the state's dict, as both libraries
+    accept. The other forms are dims_per_name's.
+    """
+    if not isinstance(spec, dict):
+        return dims_per_name(spec, [a.name for a in args])
+    dims: list[Any] = []
+    for a in args:
+        if a.state and a.name not in spec:
+            dims.append({m: spec.get(m) for m in a.members})
+        else:
+            dims.append(spec.get(a.name))
+    return tuple(dims)

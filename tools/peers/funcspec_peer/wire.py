@@ -58,6 +58,13 @@ ERROR_KINDS = frozenset(
         "ad_aux_structure",
         "ad_inplace_captured",
         "ad_inplace_aliased",
+        "custom_rule_missing",
+        "custom_rule_mismatch",
+        "functionalize_captured_mutation",
+        "functionalize_aliased_inputs",
+        "module_state_mismatch",
+        "module_state_conflict",
+        "module_structure_mismatch",
         "composite_noncompliant",
     }
 )

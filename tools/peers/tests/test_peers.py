@@ -26,6 +26,8 @@ FUNCSPEC = Path(os.environ.get("FUNCSPEC", str(ROOT / "build/tools/funcspec")))
 HAVE_NUMPY = importlib.util.find_spec("numpy") is not None
 HAVE_TORCH = HAVE_NUMPY and importlib.util.find_spec("torch") is not None
 JAX_PYTHON = os.environ.get("FUNCSPEC_JAX_PYTHON", str(PEERS / ".venv-jax/bin/python"))
+TORCH = [sys.executable, str(PEERS / "torch_func.py")]  # the torch driver on this interpreter's PyTorch
+JAX = [JAX_PYTHON, str(PEERS / "jax_driver.py")]
 
 
 def case_doc(**fields):
@@ -63,6 +65,33 @@ class CaseTests(unittest.TestCase):
         doc["outputs"] = ["y", "x"]
         doc["transforms"] = [{"transform": "grad_and_value", "argnums": -3, "has_aux": True}]
         self.assertEqual(parse_case(doc).result_names, ["grad(y, x)", "y", "x"])
+
+    def test_functional_call_makes_the_state_one_argument(self):
+        from funcspec_peer.case import dims_per_argument, parse_case
+        from funcspec_peer.stack import flat, outermost_arguments
+
+        doc = case_doc(
+            inputs={"fc.weight": f64(1, 2), "x": f64(3, 4), "fc.bias": f64(0.5, 0.5)},
+            program=[{"out": ["m"], "op": "mul", "args": ["x", "fc.weight"]},
+                     {"out": ["a"], "op": "add", "args": ["m", "fc.bias"]},
+                     {"out": ["y"], "op": "sum", "args": ["a"]}],
+            transforms=[{"transform": "grad", "argnums": 0},
+                        {"transform": "functional_call", "parameters": ["fc.weight"], "buffers": ["fc.bias"]}],
+        )
+        case = parse_case(doc)
+        # argnums 0 is the whole state: one gradient per member, in the state's order.
+        self.assertEqual(case.result_names, ["grad(y, fc.weight)", "grad(y, fc.bias)"])
+        self.assertEqual([(a.name, a.members, a.state) for a in case.arguments],
+                         [("state", ["fc.weight", "fc.bias"], True), ("x", ["x"], False)])
+        self.assertEqual(outermost_arguments(case, lambda name: name.upper()),
+                         [{"fc.weight": "FC.WEIGHT", "fc.bias": "FC.BIAS"}, "X"])
+        # in_dims by name: a member alone (the others not mapped), or the whole state by its name.
+        self.assertEqual(dims_per_argument({"fc.weight": 0, "x": None}, case.arguments),
+                         ({"fc.weight": 0, "fc.bias": None}, None))
+        self.assertEqual(dims_per_argument({"state": 1}, case.arguments), (1, None))
+        self.assertEqual(dims_per_argument([0, None], case.arguments), (0, None))
+        # JAX returns a dict with sorted keys; its leaves are named in the state's order.
+        self.assertEqual(flat(({"fc.bias": 2, "fc.weight": 1},), ["fc.weight", "fc.bias"]), [1, 2])
 
     def test_layouts_place_values_as_the_case_format_says(self):
         from funcspec_peer.tensors import decode_tensor
@@ -246,17 +275,71 @@ def run_driver(command, cases):
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
-def hand_cases():
-    """A few of the suite's hand-written cases, without their expectations (as the suite sends them)."""
-    names = ["broadcast/add--trailing-2x3-with-3.json", "errors/sum--dim_out_of_range-dim-2-of-rank-2.json",
-             "ad/grad/mul--argnums-list-gives-one-gradient-per-argument.json",
-             "vmap/nested/dot--pairwise-dots-are-a-matmul.json", "meta/matmul--infers-batched-shape.json"]
+def hand_cases(names=("broadcast/add--trailing-2x3-with-3.json", "errors/sum--dim_out_of_range-dim-2-of-rank-2.json",
+                      "ad/grad/mul--argnums-list-gives-one-gradient-per-argument.json",
+                      "vmap/nested/dot--pairwise-dots-are-a-matmul.json", "meta/matmul--infers-batched-shape.json")):
+    """Some of the suite's hand-written cases, without their expectations (as the suite sends them)."""
     cases, expected = [], []
     for name in names:
         doc = json.loads((ROOT / "conformance/cases" / name).read_text())
         expected.append(doc.pop("expect"))
         cases.append(doc)
     return cases, expected
+
+
+# The suite's module cases: functional_call under grad, vjp, jvp and vmap (a member mapped alone),
+# with dotted names and a buffer written in place.
+MODULE_CASES = ("modules/call/linear--dotted-names-are-submodule-state.json",
+                "modules/vmap/linear-mse--per-sample-gradients.json",
+                "modules/grad/linear--vjp-pulls-back-to-the-state-and-the-data.json",
+                "modules/grad/linear--jvp-along-the-weight.json",
+                "modules/ensemble/linear--one-state-member-mapped.json",
+                "modules/batch-norm/running-stats--stacked-buffers-take-each-examples-update.json")
+
+# The suite's custom-function cases each rule of the catalogue is seen in: both modes, nesting,
+# vmap, and forward mode meeting a function without a jvp rule.
+CUSTOM_CASES = ("custom/reverse/custom.clip_gradient--vjp-clamps-the-cotangent.json",
+                "custom/reverse/custom.straight_through_round--grad-is-one-where-round-has-zero.json",
+                "custom/jvp/custom.log1pexp--linearize-evaluates-the-jvp-rule.json",
+                "custom/nested/custom.log1pexp--hessian-is-the-diagonal-of-the-sigmoid-derivative.json",
+                "custom/nested/custom.clip_gradient--vmap-of-vjp-clamps-each-example.json",
+                "custom/vmap/custom.straight_through_round--vmap-of-grad-is-one-per-example.json",
+                "custom/errors/custom.clip_gradient--custom_rule_missing-jvp.json",
+                "custom/errors/custom.clip_gradient--invalid_argument-min-above-max.json")
+
+# Where the spec transposes a jvp rule as JAX does, and torch.func raises (a deliberate difference).
+TRANSPOSE_CASES = ("custom/transpose/custom.straight_through_sign--grad-transposes-the-jvp-rule.json",)
+
+
+def state_cases():
+    """functional_call cases with ops every peer has, the expectations computed here: grad of the
+    whole state under vmap, named in the state's order (dotted buffer last, though JAX sorts it
+    first), and one state member mapped alone."""
+    import numpy as np
+
+    def tensor(array):
+        array = np.asarray(array, dtype="<f8")
+        return {"dtype": "float64", "shape": list(array.shape), "base64": base64.b64encode(array.tobytes()).decode()}
+
+    x = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    per_example_grads = case_doc(
+        inputs={"x": tensor(x), "w": tensor([0.5, -1.0]), "s.b": tensor([2.0, 3.0])},
+        program=[{"out": ["m"], "op": "mul", "args": ["x", "w"]}, {"out": ["a"], "op": "add", "args": ["m", "s.b"]},
+                 {"out": ["y"], "op": "sum", "args": ["a"]}],
+        transforms=[{"transform": "vmap", "in_dims": {"x": 0}}, {"transform": "grad", "argnums": 0},
+                    {"transform": "functional_call", "parameters": ["w"], "buffers": ["s.b"]}])
+    w = np.array([[1.0, 2.0, 3.0], [-1.0, 0.0, 1.0]])
+    one_member_mapped = case_doc(
+        inputs={"x": tensor([1.0, 2.0, 3.0]), "w": tensor(w), "b": tensor([0.5, 0.5, 0.5])},
+        program=[{"out": ["m"], "op": "mul", "args": ["x", "w"]}, {"out": ["y"], "op": "add", "args": ["m", "b"]}],
+        transforms=[{"transform": "vmap", "in_dims": {"w": 0}},
+                    {"transform": "functional_call", "parameters": ["w", "b"]}])
+    expected = [
+        {"values": {"grad(y, w)": {"dtype": "float64", "shape": [3, 2], "data": x.tolist()},
+                    "grad(y, s.b)": {"dtype": "float64", "shape": [3, 2], "data": np.ones((3, 2)).tolist()}}},
+        {"values": {"y": {"dtype": "float64", "shape": [2, 3], "data": (np.array([1.0, 2.0, 3.0]) * w + 0.5).tolist()}}},
+    ]
+    return [per_example_grads, one_member_mapped], expected
 
 
 def catalogue():
@@ -293,13 +376,48 @@ class DriverTests(unittest.TestCase):
     @unittest.skipUnless(HAVE_TORCH, "PyTorch is not installed for this interpreter (apt-get install python3-torch)")
     def test_torch_driver_runs_hand_written_cases(self):
         cases, expected = hand_cases()
-        self.check(run_driver([sys.executable, str(PEERS / "torch_func.py")], cases), expected)
+        self.check(run_driver(TORCH, cases), expected)
+
+    @unittest.skipUnless(HAVE_TORCH, "PyTorch is not installed for this interpreter (apt-get install python3-torch)")
+    def test_torch_driver_calls_modules_with_the_given_state(self):
+        cases, expected = hand_cases(MODULE_CASES)
+        more_cases, more_expected = state_cases()
+        self.check(run_driver(TORCH, cases + more_cases), expected + more_expected)
+
+    @unittest.skipUnless(HAVE_TORCH, "PyTorch is not installed for this interpreter (apt-get install python3-torch)")
+    def test_torch_driver_runs_custom_functions_on_pytorch_2_only(self):
+        import torch
+
+        cases, expected = hand_cases(CUSTOM_CASES + TRANSPOSE_CASES)
+        replies = run_driver(TORCH, cases)
+        declared = {op for op in replies[0]["capabilities"]["ops"] if op.startswith("custom.")}
+        if int(torch.__version__.split(".")[0]) < 2:
+            # functorch 1.13 refuses every autograd.Function under its transforms: not declared.
+            self.assertEqual(declared, set())
+            self.assertEqual({r["type"] for r in replies[1:]}, {"unsupported"})
+            return
+        self.assertEqual(len(declared), 4)
+        self.check(replies[:-1], expected[:-1])
+        # No vjp rule: torch.func raises where the spec (and JAX) transpose the jvp rule.
+        self.assertEqual((replies[-1]["type"], replies[-1].get("kind")), ("error", "custom_rule_missing"))
 
     @unittest.skipUnless(HAVE_NUMPY, "NumPy is not installed for this interpreter")
     @unittest.skipUnless(Path(JAX_PYTHON).exists(), f"no JAX interpreter at {JAX_PYTHON} (tools/peers/README.md)")
     def test_jax_driver_runs_hand_written_cases(self):
         cases, expected = hand_cases()
-        self.check(run_driver([JAX_PYTHON, str(PEERS / "jax_driver.py")], cases), expected)
+        self.check(run_driver(JAX, cases), expected)
+
+    @unittest.skipUnless(HAVE_NUMPY, "NumPy is not installed for this interpreter")
+    @unittest.skipUnless(Path(JAX_PYTHON).exists(), f"no JAX interpreter at {JAX_PYTHON} (tools/peers/README.md)")
+    def test_jax_driver_passes_the_state_as_a_dict(self):
+        cases, expected = state_cases()
+        self.check(run_driver(JAX, cases), expected)
+
+    @unittest.skipUnless(HAVE_NUMPY, "NumPy is not installed for this interpreter")
+    @unittest.skipUnless(Path(JAX_PYTHON).exists(), f"no JAX interpreter at {JAX_PYTHON} (tools/peers/README.md)")
+    def test_jax_driver_runs_custom_functions(self):
+        cases, expected = hand_cases(CUSTOM_CASES + TRANSPOSE_CASES)
+        self.check(run_driver(JAX, cases), expected)
 
 
 if __name__ == "__main__":
