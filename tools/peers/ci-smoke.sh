@@ -24,4 +24,7 @@ if [[ $version != 1.13* ]]; then
   exit 0
 fi
 echo "== peers: torch driver (PyTorch $version), smoke tier =="
-"$funcspec" check --backend "exec:$python tools/peers/torch_func.py" --tier smoke --xfail "$manifest" --quiet
+# The property laws are left out (see write_manifest in run_peers.py): their outcome on this peer
+# varies from run to run; docs/peers.md carries them.
+"$funcspec" check --backend "exec:$python tools/peers/torch_func.py" --tier smoke --exclude 'PROP-*' \
+  --xfail "$manifest" --quiet

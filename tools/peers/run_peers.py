@@ -380,6 +380,11 @@ def write_manifest(path: Path, report: dict[str, Any], causes: list[Cause]) -> N
     for test in report["tests"]:
         if test["status"] not in ("fail", "xfail"):
             continue
+        # The CI step (ci-smoke.sh) leaves the property laws out: their generated programs meet peer
+        # bugs whose outcome varies from run to run (functionalize reading uninitialized memory), so
+        # an expected failure there could pass by chance and turn CI red. The matrix runs them.
+        if test["id"].startswith("PROP-"):
+            continue
         cause = next((c for c in causes if c.matches(name, test)), None)
         if cause is None:
             missing.append(test["id"])
