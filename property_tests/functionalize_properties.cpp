@@ -54,8 +54,9 @@ struct StepWrite {
 // (at the smoke tier, where sizes are small for most of a run, the generators gave up). Shrinking
 // still goes to zeros.
 rc::Gen<StepWrite> gen_step_write() {
-  return rc::gen::resize(100, rc::gen::construct<StepWrite>(rc::gen::inRange(0u, 4u), rc::gen::inRange(0u, 8u), rc::gen::inRange(0u, 7u),
-                                       rc::gen::inRange(0u, 7u), rc::gen::inRange(0u, 64u), rc::gen::inRange(0u, 5u)));
+  return rc::gen::resize(100, rc::gen::construct<StepWrite>(rc::gen::inRange(0u, 4u), rc::gen::inRange(0u, 8u),
+                                                            rc::gen::inRange(0u, 7u), rc::gen::inRange(0u, 7u),
+                                                            rc::gen::inRange(0u, 64u), rc::gen::inRange(0u, 5u)));
 }
 
 // A mutating program: the rewritten case, and the arguments it writes into.

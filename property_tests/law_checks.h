@@ -10,9 +10,9 @@
 
 #include "conformance/case/case.h"
 #include "conformance/case/evaluate.h"
-#include "reference/transforms/pytree.h"
 #include "property_tests/property.h"
 #include "reference/core/tensor.h"
+#include "reference/transforms/pytree.h"
 
 namespace funcspec::properties {
 

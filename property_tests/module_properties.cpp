@@ -106,8 +106,8 @@ rc::Gen<EnsemblePlan> gen_ensemble_plan() {
   return rc::gen::apply(
       [](std::vector<LayerPlan> layers, unsigned in_features, bool training, bool float32, unsigned models,
          unsigned rows, unsigned data_in, unsigned chunk, bool grad, std::uint32_t seed) {
-        return EnsemblePlan{std::move(layers), in_features, training, float32, models,
-                            rows,              data_in,     chunk,    grad,    seed};
+        return EnsemblePlan{std::move(layers), in_features, training, float32, models, rows,
+                            data_in,           chunk,       grad,     seed};
       },
       rc::gen::resize(4, rc::gen::nonEmpty(rc::gen::container<std::vector<LayerPlan>>(gen_layer_plan()))),
       rc::gen::inRange(0u, 4u), rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>(), rc::gen::inRange(0u, 4u),
@@ -138,7 +138,9 @@ std::shared_ptr<modules::Module> build_model(const EnsemblePlan& plan, const mod
         layers.push_back(std::make_shared<modules::LayerNorm>(std::vector<std::int64_t>{features}, norm, options));
         break;
       }
-      case 3: layers.push_back(std::make_shared<modules::BatchNorm1d>(features, modules::BatchNormOptions{}, options)); break;
+      case 3:
+        layers.push_back(std::make_shared<modules::BatchNorm1d>(features, modules::BatchNormOptions{}, options));
+        break;
       default:
         // In training mode Dropout draws, and the loop's draws are not vmap's (VMAP-2.x): left out.
         if (!plan.training) layers.push_back(std::make_shared<modules::Dropout>(0.5));
@@ -153,7 +155,8 @@ std::shared_ptr<modules::Module> build_model(const EnsemblePlan& plan, const mod
     if (name.ends_with("running_var")) value = ops::add(ops::abs(value), ops::lit(0.5));
     model->swap_state(name, value);
   }
-  for (const auto& [name, tensor] : model->named_parameters()) model->swap_state(name, ops::randn(tensor.shape(), options.dtype));
+  for (const auto& [name, tensor] : model->named_parameters())
+    model->swap_state(name, ops::randn(tensor.shape(), options.dtype));
   if (plan.training) {
     modules::replace_all_batch_norm_modules(*model);  // running statistics under vmap are MOD-3.1's error
   } else {
@@ -206,8 +209,8 @@ PropertyCheck check_ensemble_equals_models() {
   transforms::VmapOptions vmap_options;
   vmap_options.in_dims = PyTree::tuple({PyTree(0), PyTree(0), data_mapped ? PyTree(data_dim) : PyTree::none()});
   if (plan.chunk > 0) vmap_options.chunk_size = static_cast<std::int64_t>(plan.chunk);
-  const PyFunction per_model = plan.grad ? transforms::grad(loss_of(call_on(*base)), with_respect_to_params)
-                                         : call_on(*base);
+  const PyFunction per_model =
+      plan.grad ? transforms::grad(loss_of(call_on(*base)), with_respect_to_params) : call_on(*base);
 
   // The loop: each model on its own, with its own tensors (no functional_call for the forward).
   std::vector<PyTree> looped;

@@ -9,8 +9,8 @@ std::string_view funcspec_version() { return FUNCSPEC_VERSION_STRING; }
 
 std::set<std::string, std::less<>> reference_transforms() {
   // Each transform issue adds its names here as the engine gains them.
-  return {"vmap",   "grad",    "grad_and_value", "vjp",          "jvp", "linearize",
-          "jacrev", "jacfwd",  "hessian",        "functionalize", "functional_call"};
+  return {"vmap",    "grad",          "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd",
+          "hessian", "functionalize", "functional_call"};
 }
 
 Capabilities reference_capabilities() {

@@ -52,8 +52,9 @@ enum class ErrorKind {
   CustomRuleMissing,   // a transform needs a rule that the custom function does not define (a jvp for forward mode)
   CustomRuleMismatch,  // a custom function's forward or rule returned results that do not fit its declaration
   // Functionalize (docs/SPEC.md, FUNC).
-  FunctionalizeCapturedMutation,  // a write, inside a functionalized function, into a tensor it neither received nor created
-  FunctionalizeAliasedInputs,     // a write into an argument of a functionalized function that shares memory with another
+  FunctionalizeCapturedMutation,  // a write, inside a functionalized function, into a tensor it neither received nor
+                                  // created
+  FunctionalizeAliasedInputs,  // a write into an argument of a functionalized function that shares memory with another
   // Modules (docs/SPEC.md, MOD; docs/modules.md).
   ModuleStateMismatch,      // functional_call state that does not fit the module (name missing or unknown, shape)
   ModuleStateConflict,      // functional_call state giving a name two values (a key in two dicts, tied names)
