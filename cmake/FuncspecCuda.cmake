@@ -1,5 +1,5 @@
 # CUDA is optional: when nvcc is found (Debian's CUDA toolkit lives in /usr/local/cuda) the CUDA
-# backend is compiled for Hopper (sm_90) and Ampere (sm_80); otherwise a stand-in reports
+# backend is compiled for Hopper (sm_90; -DCMAKE_CUDA_ARCHITECTURES="80;90" adds Ampere); otherwise a stand-in reports
 # `cuda_not_available` at run time. Either way the build succeeds.
 # FUNCSPEC_ENABLE_CUDA=OFF builds the stand-in even where nvcc exists (how the no-nvcc path is tested).
 option(FUNCSPEC_ENABLE_CUDA "Compile the CUDA backend when nvcc is found" ON)
@@ -12,7 +12,7 @@ if(FUNCSPEC_ENABLE_CUDA)
 endif()
 if(FUNCSPEC_ENABLE_CUDA AND CMAKE_CUDA_COMPILER)
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-    set(CMAKE_CUDA_ARCHITECTURES 80 90)
+    set(CMAKE_CUDA_ARCHITECTURES 90)  # Hopper (the H200 the project is run on); add 80 for Ampere
   endif()
   enable_language(CUDA)
   set(CMAKE_CUDA_STANDARD 17)  # CMake 3.25 cannot ask nvcc for C++20; the .cu files need only 17

@@ -153,6 +153,15 @@ template <typename T>
 Tensor from_vector(const std::vector<T>& values, const Shape& shape, DType dtype);
 Tensor from_values(std::initializer_list<double> values, const Shape& shape, DType dtype = DType::Float64);
 
+// NOTE: [device transfer]
+// `t` on `target`: `t` itself when it is there already (as PyTorch's Tensor.to), else a contiguous
+// copy with the same values, dtype and wrapped-number flag. To meta keeps shape and dtype only;
+// from meta raises data_dependent_on_meta (there are no values to move). This is not an op:
+// transforms do not see it, so it takes plain tensors only (a transform's wrapper is an error);
+// programs move their inputs before transforming, as the conformance evaluator does.
+// (reference/core/device_transfer.cpp)
+Tensor to_device(const Tensor& t, Device target);
+
 }  // namespace funcspec
 
 #include "reference/core/tensor_inl.h"

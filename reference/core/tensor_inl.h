@@ -13,6 +13,7 @@ T* Tensor::data() const {
 
 template <typename T>
 std::vector<T> Tensor::to_vector() const {
+  if (device() == Device::Cuda) return to_device(*this, Device::Cpu).to_vector<T>();
   FUNCSPEC_CHECK(device() == Device::Cpu, ErrorKind::DataDependentOnMeta,
                  "[to_vector] reading the elements of a {} tensor", device_name(device()));
   std::vector<T> out;

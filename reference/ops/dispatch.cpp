@@ -60,11 +60,7 @@ Device common_device(const std::string& op, TensorList& inputs, const Attrs& att
   const Device target = device.value_or(Device::Cpu);
   for (Tensor& t : inputs) {
     if (!t.defined() || !t.is_wrapped_number() || t.device() == target) continue;
-    FUNCSPEC_CHECK(target == Device::Meta, ErrorKind::CudaNotAvailable,
-                   "[{}] moving a literal to the {} device is not available in this build", op, device_name(target));
-    Tensor moved = Tensor::empty({}, t.dtype(), Device::Meta);
-    moved.impl_ptr()->set_wrapped_number(true);
-    t = moved;
+    t = to_device(t, target);
   }
   return target;
 }

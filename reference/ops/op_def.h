@@ -81,7 +81,7 @@ struct OpDef {
   CanonicalizeFn canonicalize;  // the op layer: promotion and broadcasting, as op calls
   InferFn infer;                // output metadata and argument checks; must not read data
   KernelFn cpu_kernel;
-  KernelFn cuda_kernel;        // set by the CUDA backend when it is built
+  KernelFn cuda_kernel;        // FUNCSPEC_CUDA_KERNEL below: empty in a build without the CUDA backend
   RandomDrawsFn random_draws;  // blocks drawn; default: the total numel of the outputs
   // View.
   ViewFn view;
@@ -93,3 +93,12 @@ struct OpDef {
 };
 
 }  // namespace funcspec
+
+// What an op registers as its CUDA kernel: `op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(kernel);`. A build
+// without the CUDA backend compiles none of the CUDA family files, so the kernel is left empty and
+// dispatch reports `cuda_not_available` for it (allocating on cuda has already failed by then).
+#if FUNCSPEC_HAVE_CUDA
+#define FUNCSPEC_CUDA_KERNEL(...) (__VA_ARGS__)
+#else
+#define FUNCSPEC_CUDA_KERNEL(...) nullptr
+#endif

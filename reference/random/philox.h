@@ -4,11 +4,7 @@
 // of any random op can be computed independently, in any order, on any device, with the same bits.
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define FUNCSPEC_HOST_DEVICE __host__ __device__
-#else
-#define FUNCSPEC_HOST_DEVICE
-#endif
+#include "reference/core/host_device.h"
 
 namespace funcspec::random {
 
