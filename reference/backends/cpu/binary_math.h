@@ -13,20 +13,20 @@ namespace funcspec::cpu::elementwise_math {
 // are settled here so that the oracle agrees with the C library. (Calls inside this namespace are
 // qualified: unqualified, argument-dependent lookup would pick Boost's overloads for the oracle.)
 template <typename T>
-T fmod(const T& x, const T& y) {
+FUNCSPEC_HOST_DEVICE T fmod(const T& x, const T& y) {
   if (math::isnan(x) || math::isnan(y) || math::isinf(x) || y == T(0)) return math::quiet_nan<T>();
   if (math::isinf(y)) return x;
   return math::fmod(x, y);
 }
 
 template <typename T>
-T atan2(const T& y, const T& x) {
+FUNCSPEC_HOST_DEVICE T atan2(const T& y, const T& x) {
   if (math::isnan(x) || math::isnan(y)) return math::quiet_nan<T>();
   return math::atan2(y, x);
 }
 
 template <typename T>
-T float_pow(const T& x, const T& y) {
+FUNCSPEC_HOST_DEVICE T float_pow(const T& x, const T& y) {
   if (y == T(0) || x == T(1)) return T(1);
   if (math::isnan(x) || math::isnan(y)) return math::quiet_nan<T>();
   return math::pow(x, y);
@@ -35,7 +35,7 @@ T float_pow(const T& x, const T& y) {
 // self +- alpha * other with a single rounding for floating types (fma), so the result is
 // correctly rounded; the oracle's working precision makes its two roundings negligible.
 template <typename T>
-T add(const T& x, const T& y, const T& alpha) {
+FUNCSPEC_HOST_DEVICE T add(const T& x, const T& y, const T& alpha) {
   if constexpr (is_bool_v<T>)
     return x || (alpha && y);
   else if constexpr (is_int64_v<T>)
@@ -47,7 +47,7 @@ T add(const T& x, const T& y, const T& alpha) {
 }
 
 template <typename T>
-T sub(const T& x, const T& y, const T& alpha) {
+FUNCSPEC_HOST_DEVICE T sub(const T& x, const T& y, const T& alpha) {
   if constexpr (is_int64_v<T>)
     return wrapping_sub(x, wrapping_mul(alpha, y));
   else if constexpr (is_oracle_v<T>)
@@ -57,7 +57,7 @@ T sub(const T& x, const T& y, const T& alpha) {
 }
 
 template <typename T>
-T mul(const T& x, const T& y) {
+FUNCSPEC_HOST_DEVICE T mul(const T& x, const T& y) {
   if constexpr (is_bool_v<T>)
     return x && y;
   else if constexpr (is_int64_v<T>)
@@ -71,7 +71,7 @@ T mul(const T& x, const T& y) {
 // rounding of an integer; PyTorch truncates the rounded quotient x / y instead, which differs when
 // that rounding crosses an integer.
 template <typename T>
-T div_trunc(const T& x, const T& y) {
+FUNCSPEC_HOST_DEVICE T div_trunc(const T& x, const T& y) {
   if constexpr (is_int64_v<T>) {
     return y == -1 ? wrapping_neg(x) : x / y;
   } else {
@@ -86,7 +86,7 @@ T div_trunc(const T& x, const T& y) {
 // Division rounded toward -inf, Python's //. Floats follow PyTorch (and CPython): the truncated
 // quotient from fmod, stepped down when the remainder and the divisor differ in sign.
 template <typename T>
-T div_floor(const T& x, const T& y) {
+FUNCSPEC_HOST_DEVICE T div_floor(const T& x, const T& y) {
   if constexpr (is_int64_v<T>) {
     if (y == -1) return wrapping_neg(x);
     const T quotient = x / y;
@@ -106,7 +106,7 @@ T div_floor(const T& x, const T& y) {
 // Python's %: the result has the sign of the divisor. Floats: fmod (exact) plus at most one
 // addition of y, so the result is correctly rounded; a zero divisor gives NaN.
 template <typename T>
-T remainder(const T& x, const T& y) {
+FUNCSPEC_HOST_DEVICE T remainder(const T& x, const T& y) {
   if constexpr (is_int64_v<T>) {
     if (y == -1) return 0;
     const T r = x % y;
@@ -118,7 +118,7 @@ T remainder(const T& x, const T& y) {
 }
 
 // Integer power by squaring, wrapping on overflow; the exponent is >= 0.
-inline std::int64_t int_pow(std::int64_t base, std::int64_t exponent) {
+FUNCSPEC_HOST_DEVICE inline std::int64_t int_pow(std::int64_t base, std::int64_t exponent) {
   std::int64_t result = 1;
   while (exponent > 0) {
     if (exponent & 1) result = wrapping_mul(result, base);
@@ -129,7 +129,7 @@ inline std::int64_t int_pow(std::int64_t base, std::int64_t exponent) {
 }
 
 template <typename T>
-T pow(const T& x, const T& y) {
+FUNCSPEC_HOST_DEVICE T pow(const T& x, const T& y) {
   if constexpr (is_int64_v<T>)
     return int_pow(x, y);
   else
@@ -138,14 +138,14 @@ T pow(const T& x, const T& y) {
 
 // maximum/minimum propagate NaN from either side.
 template <typename T>
-T maximum(const T& x, const T& y) {
+FUNCSPEC_HOST_DEVICE T maximum(const T& x, const T& y) {
   if (math::isnan(x)) return x;
   if (math::isnan(y)) return y;
   return x < y ? y : x;
 }
 
 template <typename T>
-T minimum(const T& x, const T& y) {
+FUNCSPEC_HOST_DEVICE T minimum(const T& x, const T& y) {
   if (math::isnan(x)) return x;
   if (math::isnan(y)) return y;
   return y < x ? y : x;

@@ -9,12 +9,13 @@
 #include <limits>
 
 #include "reference/core/dtype.h"
+#include "reference/core/host_device.h"
 
 namespace funcspec::cpu::math {
 
 #define FUNCSPEC_UNARY_MATH(name)            \
   template <typename T>                      \
-  T name(const T& x) {                       \
+  FUNCSPEC_HOST_DEVICE T name(const T& x) {  \
     if constexpr (is_oracle_v<T>)            \
       return boost::multiprecision::name(x); \
     else                                     \
@@ -33,7 +34,7 @@ FUNCSPEC_UNARY_MATH(abs)
 #undef FUNCSPEC_UNARY_MATH
 
 template <typename T>
-T expm1(const T& x) {
+FUNCSPEC_HOST_DEVICE T expm1(const T& x) {
   if constexpr (is_oracle_v<T>)
     return boost::math::expm1(x);
   else
@@ -41,7 +42,7 @@ T expm1(const T& x) {
 }
 
 template <typename T>
-T log1p(const T& x) {
+FUNCSPEC_HOST_DEVICE T log1p(const T& x) {
   if constexpr (is_oracle_v<T>)
     return boost::math::log1p(x);
   else
@@ -49,7 +50,7 @@ T log1p(const T& x) {
 }
 
 template <typename T>
-T erf(const T& x) {
+FUNCSPEC_HOST_DEVICE T erf(const T& x) {
   if constexpr (is_oracle_v<T>)
     return boost::math::erf(x);
   else
@@ -57,7 +58,7 @@ T erf(const T& x) {
 }
 
 template <typename T>
-T pow(const T& x, const T& y) {
+FUNCSPEC_HOST_DEVICE T pow(const T& x, const T& y) {
   if constexpr (is_oracle_v<T>)
     return boost::multiprecision::pow(x, y);
   else
@@ -65,7 +66,7 @@ T pow(const T& x, const T& y) {
 }
 
 template <typename T>
-T atan2(const T& y, const T& x) {
+FUNCSPEC_HOST_DEVICE T atan2(const T& y, const T& x) {
   if constexpr (is_oracle_v<T>)
     return boost::multiprecision::atan2(y, x);
   else
@@ -73,7 +74,7 @@ T atan2(const T& y, const T& x) {
 }
 
 template <typename T>
-T fmod(const T& x, const T& y) {
+FUNCSPEC_HOST_DEVICE T fmod(const T& x, const T& y) {
   if constexpr (is_oracle_v<T>)
     return boost::multiprecision::fmod(x, y);
   else
@@ -81,7 +82,7 @@ T fmod(const T& x, const T& y) {
 }
 
 template <typename T>
-bool isnan(const T& x) {
+FUNCSPEC_HOST_DEVICE bool isnan(const T& x) {
   if constexpr (is_oracle_v<T>)
     return boost::multiprecision::isnan(x);
   else if constexpr (std::is_floating_point_v<T>)
@@ -91,7 +92,7 @@ bool isnan(const T& x) {
 }
 
 template <typename T>
-bool isinf(const T& x) {
+FUNCSPEC_HOST_DEVICE bool isinf(const T& x) {
   if constexpr (is_oracle_v<T>)
     return boost::multiprecision::isinf(x);
   else if constexpr (std::is_floating_point_v<T>)
@@ -101,18 +102,18 @@ bool isinf(const T& x) {
 }
 
 template <typename T>
-T quiet_nan() {
+FUNCSPEC_HOST_DEVICE T quiet_nan() {
   return std::numeric_limits<T>::quiet_NaN();
 }
 
 template <typename T>
-T infinity() {
+FUNCSPEC_HOST_DEVICE T infinity() {
   return std::numeric_limits<T>::infinity();
 }
 
 // Round half to even, the rounding of torch.round (and of the default IEEE rounding mode).
 template <typename T>
-T round_half_even(const T& x) {
+FUNCSPEC_HOST_DEVICE T round_half_even(const T& x) {
   if constexpr (is_oracle_v<T>) {
     T r = boost::multiprecision::floor(x + T(0.5));
     if (r - x == T(0.5) && boost::multiprecision::fmod(r, T(2)) != 0) r -= 1;
@@ -124,7 +125,7 @@ T round_half_even(const T& x) {
 
 // pi to the precision of T.
 template <typename T>
-T pi() {
+FUNCSPEC_HOST_DEVICE T pi() {
   if constexpr (is_oracle_v<T>)
     return boost::math::constants::pi<T>();
   else

@@ -21,24 +21,24 @@ inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
 // int64 arithmetic with two's-complement wraparound. C++ leaves signed overflow undefined and
 // PyTorch's kernels wrap in practice; the reference defines the wrap, so neg(INT64_MIN) or an
 // overflowing product has one specified answer (and sanitizer builds stay clean).
-inline std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
+FUNCSPEC_HOST_DEVICE inline std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
 }
-inline std::int64_t wrapping_sub(std::int64_t a, std::int64_t b) {
+FUNCSPEC_HOST_DEVICE inline std::int64_t wrapping_sub(std::int64_t a, std::int64_t b) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
 }
-inline std::int64_t wrapping_mul(std::int64_t a, std::int64_t b) {
+FUNCSPEC_HOST_DEVICE inline std::int64_t wrapping_mul(std::int64_t a, std::int64_t b) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
 }
-inline std::int64_t wrapping_neg(std::int64_t a) { return wrapping_sub(0, a); }
+FUNCSPEC_HOST_DEVICE inline std::int64_t wrapping_neg(std::int64_t a) { return wrapping_sub(0, a); }
 
 template <typename T>
-T negative_zero() {
+FUNCSPEC_HOST_DEVICE T negative_zero() {
   return -T(0);
 }
 
 template <typename T>
-T trunc(const T& x) {
+FUNCSPEC_HOST_DEVICE T trunc(const T& x) {
   if constexpr (is_oracle_v<T>)
     return boost::multiprecision::trunc(x);
   else
@@ -46,7 +46,7 @@ T trunc(const T& x) {
 }
 
 template <typename T>
-T erfc(const T& x) {
+FUNCSPEC_HOST_DEVICE T erfc(const T& x) {
   if constexpr (is_oracle_v<T>)
     return boost::math::erfc(x);
   else
@@ -57,7 +57,7 @@ T erfc(const T& x) {
 // layer rejects it; the bool branches only keep the templates instantiable).
 
 template <typename T>
-T neg(const T& x) {
+FUNCSPEC_HOST_DEVICE T neg(const T& x) {
   if constexpr (is_bool_v<T>)
     return x;
   else if constexpr (is_int64_v<T>)
@@ -67,7 +67,7 @@ T neg(const T& x) {
 }
 
 template <typename T>
-T abs(const T& x) {
+FUNCSPEC_HOST_DEVICE T abs(const T& x) {
   if constexpr (is_bool_v<T>)
     return x;
   else if constexpr (is_int64_v<T>)
@@ -78,7 +78,7 @@ T abs(const T& x) {
 
 // PyTorch's (0 < x) - (x < 0): NaN and both zeros give +0.
 template <typename T>
-T sign(const T& x) {
+FUNCSPEC_HOST_DEVICE T sign(const T& x) {
   if constexpr (is_bool_v<T>)
     return x;
   else
@@ -86,7 +86,7 @@ T sign(const T& x) {
 }
 
 template <typename T>
-T square(const T& x) {
+FUNCSPEC_HOST_DEVICE T square(const T& x) {
   if constexpr (is_bool_v<T>)
     return x;
   else if constexpr (is_int64_v<T>)
@@ -96,7 +96,7 @@ T square(const T& x) {
 }
 
 template <typename T>
-T relu(const T& x) {
+FUNCSPEC_HOST_DEVICE T relu(const T& x) {
   if constexpr (is_bool_v<T>)
     return x;
   else if (x > T(0) || math::isnan(x))
@@ -107,7 +107,7 @@ T relu(const T& x) {
 
 // floor, ceil and round are the identity on integers.
 template <typename T>
-T floor(const T& x) {
+FUNCSPEC_HOST_DEVICE T floor(const T& x) {
   if constexpr (is_floating_v<T>)
     return math::floor(x);
   else
@@ -115,7 +115,7 @@ T floor(const T& x) {
 }
 
 template <typename T>
-T ceil(const T& x) {
+FUNCSPEC_HOST_DEVICE T ceil(const T& x) {
   if constexpr (is_floating_v<T>)
     return math::ceil(x);
   else
@@ -123,7 +123,7 @@ T ceil(const T& x) {
 }
 
 template <typename T>
-T round(const T& x) {
+FUNCSPEC_HOST_DEVICE T round(const T& x) {
   if constexpr (is_floating_v<T>)
     return math::round_half_even(x);
   else
@@ -133,25 +133,25 @@ T round(const T& x) {
 // --- floating-only functions.
 
 template <typename T>
-T reciprocal(const T& x) {
+FUNCSPEC_HOST_DEVICE T reciprocal(const T& x) {
   return T(1) / x;
 }
 
 // Two roundings (sqrt, then the division): within about 1 ulp, not correctly rounded.
 template <typename T>
-T rsqrt(const T& x) {
+FUNCSPEC_HOST_DEVICE T rsqrt(const T& x) {
   return T(1) / math::sqrt(x);
 }
 
 template <typename T>
-T expm1(const T& x) {
+FUNCSPEC_HOST_DEVICE T expm1(const T& x) {
   if (math::isnan(x)) return x;
   if (math::isinf(x)) return x > T(0) ? x : T(-1);
   return math::expm1(x);
 }
 
 template <typename T>
-T log1p(const T& x) {
+FUNCSPEC_HOST_DEVICE T log1p(const T& x) {
   if (math::isnan(x) || x < T(-1)) return math::quiet_nan<T>();
   if (x == T(-1)) return -math::infinity<T>();
   if (math::isinf(x)) return x;
@@ -159,18 +159,41 @@ T log1p(const T& x) {
 }
 
 template <typename T>
-T erf(const T& x) {
+FUNCSPEC_HOST_DEVICE T erf(const T& x) {
   return math::erf(x);
 }
 
 // The exp argument is never positive, so neither branch overflows, and the tails keep their
 // relative accuracy (1 / (1 + e^-x) would round a tiny e^x to 0 only below the subnormal range).
 template <typename T>
-T sigmoid(const T& x) {
+FUNCSPEC_HOST_DEVICE T sigmoid(const T& x) {
   if (x >= T(0)) return T(1) / (T(1) + math::exp(-x));
   const T e = math::exp(x);
   return e / (T(1) + e);
 }
+
+// The constants of gelu and gelu_tanh for float and double, each the exact value rounded once to T:
+// sqrt(1/2) and the rounding error of that (sqrt(1/2) - sqrt_half, rounded), 2/sqrt(pi), sqrt(2/pi)
+// and sqrt(2/pi) * 0.044715. Literals rather than statics computed from the oracle so that device
+// code can use them; tests/reference/ops/gelu_constants_test.cpp recomputes them in the oracle.
+template <typename T>
+struct GeluConstants;
+template <>
+struct GeluConstants<float> {
+  static constexpr float sqrt_half = 0x1.6a09e6p-1f;
+  static constexpr float sqrt_half_tail = 0x1.9fcef4p-27f;
+  static constexpr float two_over_sqrt_pi = 0x1.20dd76p+0f;
+  static constexpr float tanh_scale = 0x1.988454p-1f;
+  static constexpr float tanh_cubic_scale = 0x1.2444f2p-5f;
+};
+template <>
+struct GeluConstants<double> {
+  static constexpr double sqrt_half = 0x1.6a09e667f3bcdp-1;
+  static constexpr double sqrt_half_tail = -0x1.bdd3413b26456p-55;
+  static constexpr double two_over_sqrt_pi = 0x1.20dd750429b6dp+0;
+  static constexpr double tanh_scale = 0x1.9884533d43651p-1;
+  static constexpr double tanh_cubic_scale = 0x1.2444f2a4d8b4bp-5;
+};
 
 // x * Phi(x) = x/2 * erfc(-x/sqrt 2). PyTorch writes x/2 * (1 + erf(x/sqrt 2)), which is the same
 // function but cancels for negative x (1 + erf is 0.05 at x = -2); erfc keeps the relative
@@ -180,15 +203,15 @@ T sigmoid(const T& x) {
 // erfc(z + dz) = erfc(z) - dz * 2/sqrt(pi) * e^(-z^2). The oracle's argument needs no correction.
 // The limit at -inf is (-)0, where the product form would give -inf * 0 = NaN.
 template <typename T>
-T gelu(const T& x) {
+FUNCSPEC_HOST_DEVICE T gelu(const T& x) {
   if (math::isnan(x)) return x;
   if (math::isinf(x)) return x > T(0) ? x : negative_zero<T>();
   if constexpr (is_oracle_v<T>) {
     return x / T(2) * elementwise_math::erfc(-x / math::sqrt(T(2)));
   } else {
-    static const T sqrt_half = static_cast<T>(math::sqrt(oracle_t(0.5)));
-    static const T sqrt_half_tail = static_cast<T>(math::sqrt(oracle_t(0.5)) - oracle_t(sqrt_half));
-    static const T two_over_sqrt_pi = static_cast<T>(2 / math::sqrt(math::pi<oracle_t>()));
+    const T sqrt_half = GeluConstants<T>::sqrt_half;
+    const T sqrt_half_tail = GeluConstants<T>::sqrt_half_tail;
+    const T two_over_sqrt_pi = GeluConstants<T>::two_over_sqrt_pi;
     const T z = -x * sqrt_half;
     const T dz = std::fma(-x, sqrt_half, -z) - x * sqrt_half_tail;
     const T erfc_z = elementwise_math::erfc(z) - dz * two_over_sqrt_pi * math::exp(-z * z);
@@ -203,11 +226,16 @@ T gelu(const T& x) {
 // with respect to u is |2u| (about 11 at x = -4), and it multiplies the few roundings of u; that,
 // not the evaluation, is what the stated tolerance of this op covers.
 template <typename T>
-T gelu_tanh(const T& x) {
+FUNCSPEC_HOST_DEVICE T gelu_tanh(const T& x) {
   if (math::isinf(x) && x < T(0)) return negative_zero<T>();
-  static const oracle_t exact_scale = math::sqrt(2 / math::pi<oracle_t>());
-  static const T scale = static_cast<T>(exact_scale);
-  static const T cubic_scale = static_cast<T>(exact_scale * oracle_t("0.044715"));
+  T scale, cubic_scale;
+  if constexpr (is_oracle_v<T>) {
+    scale = math::sqrt(2 / math::pi<T>());
+    cubic_scale = scale * T("0.044715");
+  } else {
+    scale = GeluConstants<T>::tanh_scale;
+    cubic_scale = GeluConstants<T>::tanh_cubic_scale;
+  }
   const T u = scale * x + cubic_scale * (x * x * x);
   return x * elementwise_math::sigmoid(T(2) * u);
 }
@@ -215,7 +243,7 @@ T gelu_tanh(const T& x) {
 // PyTorch's definition: x where beta * x exceeds the threshold (log1p(exp(y)) = y to working
 // precision there), else log1p(exp(beta x)) / beta.
 template <typename T>
-T softplus(const T& x, const T& beta, const T& threshold) {
+FUNCSPEC_HOST_DEVICE T softplus(const T& x, const T& beta, const T& threshold) {
   const T scaled = x * beta;
   if (scaled > threshold) return x;
   return elementwise_math::log1p(math::exp(scaled)) / beta;
