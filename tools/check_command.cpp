@@ -81,6 +81,9 @@ int run_check(const CheckOptions& options, const std::string& program_path) {
   try {
     backend = make_backend(options.backend);
     if (!options.xfail_file.empty()) manifest = XfailManifest::load(options.xfail_file);
+  } catch (const BackendUnavailable& e) {
+    fmt::print(stderr, "funcspec check: {} (nothing was run)\n", e.what());
+    return kBackendUnavailableExit;
   } catch (const std::exception& e) {
     fmt::print(stderr, "funcspec check: {}\n", e.what());
     return 2;

@@ -49,6 +49,14 @@ class BackendError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A backend that exists but cannot run on this machine (reference-cuda without a GPU): `funcspec
+// check` exits with kBackendUnavailableExit, which ctest reads as a skip, not a failure.
+class BackendUnavailable : public BackendError {
+ public:
+  using BackendError::BackendError;
+};
+inline constexpr int kBackendUnavailableExit = 77;
+
 struct EvaluateOptions {
   // How long one case may take before it is abandoned as a Fault::Timeout. The in-process
   // reference cannot be interrupted and ignores it.

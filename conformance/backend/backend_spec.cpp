@@ -5,6 +5,7 @@
 #include "conformance/backend/exec_backend.h"
 #include "conformance/backend/plugin_backend.h"
 #include "conformance/backend/reference_backend.h"
+#include "reference/backends/cuda/cuda_device.h"
 
 namespace funcspec::conformance {
 
@@ -73,6 +74,11 @@ std::vector<std::string> split_command_words(std::string_view command) {
 
 std::unique_ptr<Backend> make_backend(std::string_view spec) {
   if (spec == "reference") return std::make_unique<ReferenceBackend>();
+  if (spec == "reference-cuda") {
+    if (cuda::device_count() == 0)
+      throw BackendUnavailable(fmt::format("reference-cuda needs a usable GPU: {}", cuda::device_description()));
+    return std::make_unique<ReferenceBackend>(Device::Cuda);
+  }
   constexpr std::string_view kPlugin = "plugin:";
   constexpr std::string_view kExec = "exec:";
   if (spec.starts_with(kPlugin)) {
@@ -86,7 +92,7 @@ std::unique_ptr<Backend> make_backend(std::string_view spec) {
     return make_exec_backend(std::string(spec), words);
   }
   throw BackendError(
-      fmt::format("unknown backend '{}' (expected reference, plugin:PATH to a shared library, or exec:COMMAND)", spec));
+      fmt::format("unknown backend '{}' (expected reference, reference-cuda, plugin:PATH to a shared library, or exec:COMMAND)", spec));
 }
 
 }  // namespace funcspec::conformance

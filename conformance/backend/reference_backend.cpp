@@ -13,7 +13,7 @@ std::set<std::string, std::less<>> reference_transforms() {
           "hessian", "functionalize", "functional_call"};
 }
 
-Capabilities reference_capabilities() {
+Capabilities reference_capabilities(Device compute_device) {
   Capabilities capabilities;
   capabilities.name = "funcspec-reference";
   capabilities.version = std::string(funcspec_version());
@@ -21,10 +21,12 @@ Capabilities reference_capabilities() {
   capabilities.transforms = reference_transforms();
   capabilities.dtypes = {DType::Bool, DType::Int64, DType::Float32, DType::Float64};
   capabilities.devices = {std::string(device_name(Device::Cpu)), std::string(device_name(Device::Meta))};
+  if (compute_device == Device::Cuda) capabilities.devices.insert(std::string(device_name(Device::Cuda)));
   return capabilities;
 }
 
-ReferenceBackend::ReferenceBackend() : capabilities_(reference_capabilities()) {}
+ReferenceBackend::ReferenceBackend(Device compute_device)
+    : compute_device_(compute_device), capabilities_(reference_capabilities(compute_device)) {}
 
 ProgramResult ReferenceBackend::evaluate(const Case& c, const EvaluateOptions& /*options*/) {
   if (std::optional<std::string> missing = missing_capability(capabilities_, c)) {
@@ -32,7 +34,7 @@ ProgramResult ReferenceBackend::evaluate(const Case& c, const EvaluateOptions& /
     result.unsupported = std::move(*missing);
     return result;
   }
-  return run_on_reference(c);
+  return run_on_reference(c, compute_device_);
 }
 
 }  // namespace funcspec::conformance

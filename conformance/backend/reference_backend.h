@@ -18,19 +18,23 @@ std::set<std::string, std::less<>> reference_transforms();
 std::string_view funcspec_version();
 
 // What the reference states: every op of the catalogue, reference_transforms(), the case dtypes
-// and the devices cpu and meta.
-Capabilities reference_capabilities();
+// and the devices cpu and meta, plus cuda when `compute_device` is cuda.
+Capabilities reference_capabilities(Device compute_device = Device::Cpu);
 
+// `reference` computes on the cpu; `reference-cuda` is the same engine computing on the GPU: cpu
+// and cuda cases run with their inputs moved to cuda (run_on_reference, evaluate.h), meta cases on
+// meta. make_backend refuses reference-cuda where no GPU is usable.
 class ReferenceBackend final : public Backend {
  public:
-  ReferenceBackend();
-  std::string spec() const override { return "reference"; }
+  explicit ReferenceBackend(Device compute_device = Device::Cpu);
+  std::string spec() const override { return compute_device_ == Device::Cuda ? "reference-cuda" : "reference"; }
   const Capabilities& capabilities() const override { return capabilities_; }
   // Runs the case on the reference after the capability check; the timeout is ignored (an
   // in-process evaluation cannot be interrupted).
   ProgramResult evaluate(const Case& c, const EvaluateOptions& options) override;
 
  private:
+  Device compute_device_;
   Capabilities capabilities_;
 };
 

@@ -13,6 +13,7 @@
 #include "conformance/case/functionalize_transform.h"
 #include "reference/backends/cpu/strided_loop.h"
 #include "reference/ops/dispatch.h"
+#include "reference/ops/registry.h"
 #include "reference/random/generator.h"
 #include "reference/transforms/autodiff.h"
 #include "reference/transforms/grad_mode.h"
@@ -524,22 +525,51 @@ TensorList run_case_program(const Case& c, const std::map<std::string, Tensor, s
   return results;
 }
 
-ProgramResult run_on_reference(const Case& c) {
+namespace {
+
+// The case as it runs on the GPU: every op with a `device` argument creates its tensors on cuda
+// unless the case asks for meta, as cpu programs create theirs on cpu by default.
+Case placed_on_cuda(const Case& c) {
+  Case placed = c;
+  placed.device = Device::Cuda;
+  for (OpCall& call : placed.program) {
+    const OpDef* op = OpRegistry::instance().find(call.op);
+    if (op == nullptr || op->schema.find_arg("device") == nullptr) continue;
+    if (call.attrs.has("device") && call.attrs.get_string("device") == device_name(Device::Meta)) continue;
+    call.attrs.set("device", std::string(device_name(Device::Cuda)));
+  }
+  return placed;
+}
+
+// The input on cuda with its layout kept: the whole buffer moves, and the same view is taken of
+// it, so strided kernels see transposed, sliced and expanded inputs as the cpu kernels do.
+Tensor same_view_on_cuda(const Tensor& t) {
+  const Tensor buffer = Tensor::view_of(t, {t.storage()->numel()}, {1}, 0);
+  return Tensor::view_of(to_device(buffer, Device::Cuda), t.shape(), t.strides(), t.storage_offset());
+}
+
+}  // namespace
+
+ProgramResult run_on_reference(const Case& c, Device compute_device) {
   ProgramResult result;
-  if (c.device == Device::Cuda) {
+  if (c.device == Device::Cuda && compute_device != Device::Cuda) {
     result.unsupported = "the in-process reference runs on cpu and meta; cuda cases need the reference-cuda backend";
     return result;
   }
   const bool on_meta = c.device == Device::Meta;
+  const bool on_gpu = !on_meta && compute_device == Device::Cuda;
   random::GeneratorScope generator(c.seed);
   try {
-    const std::vector<transforms::PyTree> args = CaseSignature(c, 0).arguments_from([&](const std::string& name) {
-      const CaseInput& in = *c.find_input(name);
+    const Case placed = on_gpu ? placed_on_cuda(c) : c;
+    const std::vector<transforms::PyTree> args = CaseSignature(placed, 0).arguments_from([&](const std::string& name) {
+      const CaseInput& in = *placed.find_input(name);
       if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) return transforms::PyTree(literal->value);
       const TensorSpec& spec = std::get<TensorSpec>(in.value);
-      return transforms::PyTree(on_meta ? materialize_meta_tensor(spec) : materialize_tensor(spec));
+      if (on_meta) return transforms::PyTree(materialize_meta_tensor(spec));
+      const Tensor on_host = materialize_tensor(spec);
+      return transforms::PyTree(on_gpu ? same_view_on_cuda(on_host) : on_host);
     });
-    const std::vector<transforms::PyTree> outputs = transformed_program(c, on_meta)(args).children();
+    const std::vector<transforms::PyTree> outputs = transformed_program(placed, on_meta)(args).children();
     // The transforms rename the results (docs/case-format.md, Transforms).
     const std::vector<std::string> names = result_names(c);
     if (outputs.size() != names.size())
@@ -553,11 +583,15 @@ ProgramResult run_on_reference(const Case& c) {
           return result;
         }
         const Tensor& output = outputs.at(k).tensor();
-        if (on_meta && output.device() != Device::Meta) {
-          result.broken = fmt::format("result '{}' of a meta case is on {}", name, device_name(output.device()));
+        const Device expected_device = on_meta ? Device::Meta : (on_gpu ? Device::Cuda : Device::Cpu);
+        // (A cpu run's stray meta result is refused by tensor_data_of, naming what it lacks.)
+        if ((on_meta || on_gpu) && output.device() != expected_device) {
+          result.broken = fmt::format("result '{}' of a case run on {} is on {}", name, device_name(expected_device),
+                                      device_name(output.device()));
           return result;
         }
-        result.outputs.emplace_back(name, on_meta ? tensor_metadata_of(output) : tensor_data_of(output));
+        result.outputs.emplace_back(name, on_meta ? tensor_metadata_of(output)
+                                                  : tensor_data_of(on_gpu ? to_device(output, Device::Cpu) : output));
       } catch (const CaseError& e) {
         result.broken = fmt::format("result '{}': {}", name, e.problem());
         return result;

@@ -55,9 +55,11 @@ TensorData tensor_data_of(const Tensor& tensor);
 // Dtype and shape alone, no bytes: a result of a meta case.
 TensorData tensor_metadata_of(const Tensor& tensor);
 
-// Runs the program on the reference under random::GeneratorScope(case.seed). A case with
-// transforms is unsupported ("the reference has no vmap yet").
-ProgramResult run_on_reference(const Case& c);
+// Runs the program on the reference under random::GeneratorScope(case.seed). `compute_device` is
+// where cpu cases compute: Device::Cpu, or Device::Cuda for the reference-cuda backend, which moves
+// the inputs (layouts kept) to the GPU, creates tensors there, and brings the results back; meta
+// cases stay on meta either way. A cuda case needs compute_device cuda (else: unsupported).
+ProgramResult run_on_reference(const Case& c, Device compute_device = Device::Cpu);
 
 // The case's transformed program (without its seed scope) applied to engine tensors given by input
 // name, in any dtype, the oracle's included; literal inputs come from the case. For suites that
