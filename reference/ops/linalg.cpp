@@ -4,6 +4,8 @@
 
 #include "reference/backends/cpu/linalg.h"
 #include "reference/backends/cpu/linalg_einsum.h"
+#include "reference/backends/cuda/linalg.h"
+#include "reference/backends/cuda/linalg_einsum.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -99,6 +101,44 @@ SolveShapes solve_shapes(const Tensor& a, const Tensor& b, bool left) {
   return s;
 }
 
+// The kernels of each op, for either backend (cpu:: or cuda::, which share signatures): the
+// attributes are read once, here.
+template <auto kernel>
+KernelFn einsum_kernel() {
+  return [](const KernelArgs& a) {
+    kernel(cpu::plan_einsum(a.attrs.get_string("equation"), shapes_of(a.inputs)), a.inputs, a.outputs[0]);
+  };
+}
+
+template <auto kernel>
+KernelFn tril_triu_kernel(bool lower) {
+  return [lower](const KernelArgs& a) { kernel(a.inputs[0], a.outputs[0], a.attrs.get_int("diagonal"), lower); };
+}
+
+template <auto kernel>
+KernelFn det_kernel() {
+  return [](const KernelArgs& a) { kernel(a.inputs[0], a.outputs[0]); };
+}
+
+template <auto kernel>
+KernelFn slogdet_kernel() {
+  return [](const KernelArgs& a) { kernel(a.inputs[0], a.outputs[0], a.outputs[1]); };
+}
+
+template <auto kernel>
+KernelFn inverse_kernel() {
+  return [](const KernelArgs& a) { kernel(a.inputs[0], a.outputs[0], "inverse"); };
+}
+
+template <auto kernel>
+KernelFn solve_kernel() {
+  return [](const KernelArgs& a) {
+    // Canonical inputs share their batch dims, so a vector right-hand side is one dim short of A.
+    const bool vector_rhs = a.inputs[1].dim() == a.inputs[0].dim() - 1;
+    kernel(a.inputs[0], a.inputs[1], a.outputs[0], a.attrs.get_bool("left"), vector_rhs, "solve");
+  };
+}
+
 void register_einsum(OpRegistry& registry) {
   OpDef& op = registry.add("einsum(Tensor[] operands, *, str equation) -> Tensor", OpKind::Primitive, "linalg",
                            "sum over the labels absent from the output of the product of the labelled operands");
@@ -114,9 +154,8 @@ void register_einsum(OpRegistry& registry) {
     check_dtype("einsum", "operands", in[0].dtype(), DTypeSet::NoBool);
     return {{plan.output_shape(), in[0].dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::einsum(cpu::plan_einsum(a.attrs.get_string("equation"), shapes_of(a.inputs)), a.inputs, a.outputs[0]);
-  };
+  op.cpu_kernel = einsum_kernel<&cpu::einsum>();
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(einsum_kernel<&cuda::einsum>());
 }
 
 void register_products(OpRegistry& registry) {
@@ -228,9 +267,8 @@ void register_triangular(OpRegistry& registry) {
       check_matrix_rank(name, in[0]);
       return {{in[0].shape(), in[0].dtype()}};
     };
-    op.cpu_kernel = [lower](const KernelArgs& a) {
-      cpu::tril_triu(a.inputs[0], a.outputs[0], a.attrs.get_int("diagonal"), lower);
-    };
+    op.cpu_kernel = tril_triu_kernel<&cpu::tril_triu>(lower);
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(tril_triu_kernel<&cuda::tril_triu>(lower));
     op.derive_inplace = true;
     op.derive_out = true;
   }
@@ -244,7 +282,8 @@ void register_lu_ops(OpRegistry& registry) {
       check_square_floating("det", "self", in[0]);
       return {{leading(in[0].shape(), 2), in[0].dtype()}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) { cpu::det(a.inputs[0], a.outputs[0]); };
+    op.cpu_kernel = det_kernel<&cpu::det>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(det_kernel<&cuda::det>());
   }
   {
     OpDef& op = registry.add("slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)", OpKind::Primitive, "linalg",
@@ -254,7 +293,8 @@ void register_lu_ops(OpRegistry& registry) {
       const Shape batch = leading(in[0].shape(), 2);
       return {{batch, in[0].dtype()}, {batch, in[0].dtype()}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) { cpu::slogdet(a.inputs[0], a.outputs[0], a.outputs[1]); };
+    op.cpu_kernel = slogdet_kernel<&cpu::slogdet>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(slogdet_kernel<&cuda::slogdet>());
   }
   {
     OpDef& op = registry.add("inverse(Tensor self) -> Tensor", OpKind::Primitive, "linalg",
@@ -263,7 +303,8 @@ void register_lu_ops(OpRegistry& registry) {
       check_square_floating("inverse", "self", in[0]);
       return {{in[0].shape(), in[0].dtype()}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) { cpu::inverse(a.inputs[0], a.outputs[0], "inverse"); };
+    op.cpu_kernel = inverse_kernel<&cpu::inverse>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(inverse_kernel<&cuda::inverse>());
   }
   {
     OpDef& op = registry.add("solve(Tensor A, Tensor B, *, bool left=True) -> Tensor", OpKind::Primitive, "linalg",
@@ -276,11 +317,8 @@ void register_lu_ops(OpRegistry& registry) {
       const SolveShapes s = solve_shapes(in[0], in[1], attrs.get_bool("left"));
       return {{s.b_shape, in[1].dtype()}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) {
-      // Canonical inputs share their batch dims, so a vector right-hand side is one dim short of A.
-      const bool vector_rhs = a.inputs[1].dim() == a.inputs[0].dim() - 1;
-      cpu::solve(a.inputs[0], a.inputs[1], a.outputs[0], a.attrs.get_bool("left"), vector_rhs, "solve");
-    };
+    op.cpu_kernel = solve_kernel<&cpu::solve>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(solve_kernel<&cuda::solve>());
   }
 }
 

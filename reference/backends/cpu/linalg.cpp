@@ -65,12 +65,16 @@ void for_each_batch(const Tensor& a, const std::array<const Tensor*, N>& outputs
 
 template <typename T>
 void check_invertible(const LuFactorization<T>& f, const Tensor& a, std::int64_t element, std::string_view op) {
-  FUNCSPEC_CHECK(!f.zero_pivot, ErrorKind::SingularMatrix,
-                 "[{}] {} is singular: U[{}, {}] of its LU factorization with partial pivoting is zero", op,
-                 batch_element_name(a, element), *f.zero_pivot, *f.zero_pivot);
+  if (f.zero_pivot) raise_singular_matrix(a, element, *f.zero_pivot, op);
 }
 
 }  // namespace
+
+void raise_singular_matrix(const Tensor& a, std::int64_t element, std::int64_t zero_pivot, std::string_view op) {
+  fail(ErrorKind::SingularMatrix,
+       "[{}] {} is singular: U[{}, {}] of its LU factorization with partial pivoting is zero", op,
+       batch_element_name(a, element), zero_pivot, zero_pivot);
+}
 
 void tril_triu(const Tensor& self, const Tensor& out, std::int64_t diagonal, bool lower) {
   visit_dtype(self.dtype(), [&]<typename T>() {
@@ -98,9 +102,7 @@ void det(const Tensor& a, const Tensor& out) {
     const MatrixLayout m = trailing_matrix(a);
     for_each_batch<1>(a, {&out}, {0}, [&](const std::array<std::int64_t, 2>& at, std::int64_t) {
       const LuFactorization<T> f = lu_factor(gather_matrix(in, at[0], m), m.rows);
-      T product(f.odd_permutation ? -1 : 1);
-      for (std::int64_t k = 0; k < m.rows; ++k) product *= f.lu[static_cast<std::size_t>(k * m.rows + k)];
-      o[at[1]] = product;
+      o[at[1]] = lu_determinant(f.lu.data(), m.rows, f.odd_permutation);
     });
   });
 }
@@ -113,21 +115,8 @@ void slogdet(const Tensor& a, const Tensor& sign, const Tensor& logabsdet) {
     const MatrixLayout m = trailing_matrix(a);
     for_each_batch<2>(a, {&sign, &logabsdet}, {0, 0}, [&](const std::array<std::int64_t, 3>& at, std::int64_t) {
       const LuFactorization<T> f = lu_factor(gather_matrix(in, at[0], m), m.rows);
-      if (f.zero_pivot) {
-        s[at[1]] = T(0);
-        l[at[2]] = -math::infinity<T>();
-        return;
-      }
-      T sign_product(f.odd_permutation ? -1 : 1);
-      T log_sum(0);
-      for (std::int64_t k = 0; k < m.rows; ++k) {
-        const T& pivot = f.lu[static_cast<std::size_t>(k * m.rows + k)];
-        // A NaN pivot makes the sign NaN too, rather than a sign that pretends to be known.
-        sign_product *= math::isnan(pivot) ? pivot : pivot < T(0) ? T(-1) : T(1);
-        log_sum += math::log(math::abs(pivot));
-      }
-      s[at[1]] = sign_product;
-      l[at[2]] = log_sum;
+      lu_sign_and_log_abs_determinant(f.lu.data(), m.rows, f.odd_permutation, f.zero_pivot.has_value(), s[at[1]],
+                                      l[at[2]]);
     });
   });
 }

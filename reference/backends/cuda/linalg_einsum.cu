@@ -1,0 +1,88 @@
+// CUDA kernels of einsum: the strided copies around the cuBLAS products, and the generic kernel
+// for the contractions that are not one product of two floating operands. Compiled with
+// --fmad=false (reference/CMakeLists.txt) so that the generic kernel's products and sums round
+// exactly as the cpu's do.
+#include <cstdint>
+#include <type_traits>
+
+#include "reference/backends/cuda/kernel_launch.h"
+#include "reference/backends/cuda/linalg_launch.h"
+
+namespace funcspec::cuda {
+namespace {
+
+template <typename T>
+__global__ void strided_copy_kernel(Geometry geometry, StridedView<const T> src, StridedView<T> dst) {
+  FUNCSPEC_GRID_STRIDE_LOOP(linear, geometry.numel) {
+    element_at(dst, linear, geometry) = element_at(src, linear, geometry);
+  }
+}
+
+// What the cpu multiplies and sums in (cpu::EinsumAccumulator): float32 in float64, int64 in
+// uint64 (wrapping around), float64 in itself.
+template <typename T>
+using Accumulator = std::conditional_t<std::is_same_v<T, float>, double,
+                                       std::conditional_t<std::is_same_v<T, std::int64_t>, std::uint64_t, T>>;
+
+template <typename T>
+__global__ void einsum_generic_kernel(Geometry output, Geometry summed, const EinsumOperand<T>* operands,
+                                      int operand_count, StridedView<T> out) {
+  using Acc = Accumulator<T>;
+  FUNCSPEC_GRID_STRIDE_LOOP(o, output.numel) {
+    std::int64_t output_index[kMaxDims];
+    std::int64_t rest = o;
+    for (int d = output.rank - 1; d >= 0; --d) {
+      output_index[d] = rest % output.sizes[d];
+      rest /= output.sizes[d];
+    }
+    // The summed positions in row-major order, the last dim fastest: the cpu's odometer.
+    std::int64_t summed_index[kMaxDims] = {};
+    Acc sum(0);
+    for (std::int64_t s = 0; s < summed.numel; ++s) {
+      Acc product(1);
+      for (int k = 0; k < operand_count; ++k) {
+        const EinsumOperand<T>& operand = operands[k];
+        std::int64_t offset = 0;
+        for (int d = 0; d < output.rank; ++d) offset += output_index[d] * operand.output_strides[d];
+        for (int d = 0; d < summed.rank; ++d) offset += summed_index[d] * operand.summed_strides[d];
+        product *= Acc(operand.data[offset]);
+      }
+      sum += product;
+      for (int d = summed.rank - 1; d >= 0; --d) {
+        if (++summed_index[d] < summed.sizes[d]) break;
+        summed_index[d] = 0;
+      }
+    }
+    element_at(out, o, output) = static_cast<T>(sum);
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void launch_strided_copy(const Geometry& geometry, StridedView<const T> src, StridedView<T> dst) {
+  if (geometry.numel == 0) return;
+  strided_copy_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, src, dst);
+  check_launch("einsum copy kernel launch");
+}
+
+template <typename T>
+void launch_einsum_generic(const Geometry& output, const Geometry& summed, const EinsumOperand<T>* operands,
+                           int operand_count, StridedView<T> out) {
+  if (output.numel == 0) return;
+  einsum_generic_kernel<T>
+      <<<blocks_for(output.numel), kThreadsPerBlock>>>(output, summed, operands, operand_count, out);
+  check_launch("einsum kernel launch");
+}
+
+template void launch_strided_copy<float>(const Geometry&, StridedView<const float>, StridedView<float>);
+template void launch_strided_copy<double>(const Geometry&, StridedView<const double>, StridedView<double>);
+
+template void launch_einsum_generic<std::int64_t>(const Geometry&, const Geometry&, const EinsumOperand<std::int64_t>*,
+                                                  int, StridedView<std::int64_t>);
+template void launch_einsum_generic<float>(const Geometry&, const Geometry&, const EinsumOperand<float>*, int,
+                                           StridedView<float>);
+template void launch_einsum_generic<double>(const Geometry&, const Geometry&, const EinsumOperand<double>*, int,
+                                            StridedView<double>);
+
+}  // namespace funcspec::cuda

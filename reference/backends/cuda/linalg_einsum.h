@@ -1,0 +1,78 @@
+#pragma once
+// einsum on cuda: the cpu's plan (reference/backends/cpu/linalg_einsum.h), executed as one cuBLAS
+// strided-batched GEMM where the contraction is a product of two floating operands, and by a
+// generic kernel otherwise.
+#include <optional>
+#include <vector>
+
+#include "reference/backends/cpu/linalg_einsum.h"
+#include "reference/core/tensor.h"
+
+namespace funcspec::cuda {
+
+// NOTE: [einsum through cuBLAS]
+// Two float32 or float64 operands X and Y whose summed dims are not empty make one GEMM. Iteration
+// dims of size 1 are dropped (they index nothing); every other dim is classified by the effective
+// strides the cpu kernel computes (the sum of an operand's strides over its dims with that label,
+// size-1 dims skipped), a zero stride meaning "not read along this dim":
+//   batch  output dims that both operands read, or neither;
+//   m      output dims only X reads;       n  output dims only Y reads;
+//   k      every summed dim (one that only one operand reads is summed like the others: the other
+//          operand's stride there is 0, so its values repeat).
+// Each group keeps the plan's order, so C[batch][m][n] = sum over k of X[batch][m][k] * Y[batch][k][n],
+// one row-major matrix product per batch element. cuBLAS is column-major: C's transpose (n×m) is
+// op(P)·op(Q) with op(P) = Yᵀ (n×k) and op(Q) = Xᵀ (k×m), i.e. gemm(m=n, n=m, k=k, P=Y, Q=X).
+// An operand is read where it lies when each of its groups collapses to one stride (consecutive
+// dims nest: stride(d) = stride(d+1) * size(d+1)) and its matrices are row- or column-contiguous
+// with a valid leading dimension; else it is first copied (gathered) into a contiguous scratch
+// [batch..., rows..., cols...]. C is written straight into the output when the output's layout
+// allows the same; else into a contiguous scratch, then scattered. When the output's dims come in
+// the order (batch, Y's, X's), X and Y swap roles (a product of two factors does not depend on
+// their order), so that the output is written directly.
+struct EinsumGemmOperand {
+  // Gathered first, when `gathered`, over `gather_sizes` (batch dims, then the matrix's row dims,
+  // then its column dims) from the operand's `gather_strides`.
+  bool gathered = false;
+  std::vector<std::int64_t> gather_sizes;
+  std::vector<std::int64_t> gather_strides;
+  // As cuBLAS reads it (from the scratch when gathered): the operand op(Z) is the row-major
+  // matrix's transpose, with Z stored column-major with leading dimension `ld` and transposed by
+  // cuBLAS (CUBLAS_OP_T) when `transposed`; consecutive batch elements lie `batch_stride` apart.
+  bool transposed = false;
+  std::int64_t ld = 1;
+  std::int64_t batch_stride = 0;
+};
+
+struct EinsumGemmPlan {
+  std::size_t left = 0;   // X: the operand whose matrices are m×k
+  std::size_t right = 1;  // Y: the operand whose matrices are k×n
+  std::int64_t batch = 1;
+  std::int64_t m = 1;
+  std::int64_t n = 1;
+  std::int64_t k = 1;
+  EinsumGemmOperand x;
+  EinsumGemmOperand y;
+  // Where C goes: the output itself (C[batch][i][j] at batch * c_batch_stride + i * ldc + j), or a
+  // contiguous scratch (ldc = n, c_batch_stride = m * n) copied to the output over `scatter_sizes`
+  // (the output's dims of size other than 1) with the scratch's and the output's strides.
+  bool direct_output = false;
+  std::int64_t ldc = 1;
+  std::int64_t c_batch_stride = 0;
+  std::vector<std::int64_t> scatter_sizes;
+  std::vector<std::int64_t> scatter_from_strides;
+  std::vector<std::int64_t> scatter_to_strides;
+};
+
+// The GEMM that computes `plan` over operands of these shapes and strides into an output with
+// `out_strides`; nothing when the contraction is not one (not two operands, or a summed dim of
+// size 0). Exposed for the tests, which replay it on the host.
+std::optional<EinsumGemmPlan> plan_einsum_gemm(const cpu::EinsumPlan& plan, const std::vector<Shape>& shapes,
+                                               const std::vector<Strides>& strides, const Strides& out_strides);
+
+// out = einsum over `operands` following `plan`, as cpu::einsum. int64 and contractions of one or
+// of three or more operands run the generic kernel, which repeats the cpu's loop exactly (the same
+// bits); two float32/float64 operands run cuBLAS (NOTE: [einsum through cuBLAS]), which sums in its
+// own order and, for float32, in float32 (the cpu carries float32 in float64).
+void einsum(const cpu::EinsumPlan& plan, const TensorList& operands, const Tensor& out);
+
+}  // namespace funcspec::cuda
