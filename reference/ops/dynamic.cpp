@@ -2,6 +2,7 @@
 // is_nonzero) and dynamic output shapes (nonzero, masked_select). The dispatcher refuses them on
 // meta (data_dependent_on_meta); their kernels allocate their own outputs.
 #include "reference/backends/cpu/dynamic.h"
+#include "reference/backends/cuda/dynamic.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -16,6 +17,29 @@ void check_single_element(std::string_view op, const Tensor& self) {
                  shape_to_string(self.shape()));
 }
 
+// The kernels of each op, for the cpu and the cuda backend alike: `fn` is the backend's function
+// (cpu::single_element or cuda::single_element, ...), which share one signature.
+template <auto fn>
+KernelFn item_kernel() {
+  return [](const KernelArgs& a) { a.outputs[0] = Tensor::wrapped_scalar(fn(a.inputs[0])); };
+}
+
+template <auto fn>
+KernelFn is_nonzero_kernel() {
+  return
+      [](const KernelArgs& a) { a.outputs[0] = Tensor::wrapped_scalar(Scalar(fn(a.inputs[0]).template to<bool>())); };
+}
+
+template <auto fn>
+KernelFn nonzero_kernel() {
+  return [](const KernelArgs& a) { a.outputs[0] = fn(a.inputs[0]); };
+}
+
+template <auto fn>
+KernelFn masked_select_kernel() {
+  return [](const KernelArgs& a) { a.outputs[0] = fn(a.inputs[0], a.inputs[1]); };
+}
+
 }  // namespace
 
 void register_dynamic_ops(OpRegistry& registry) {
@@ -26,9 +50,8 @@ void register_dynamic_ops(OpRegistry& registry) {
       check_single_element("item", in[0]);
       return {};
     };
-    op.cpu_kernel = [](const KernelArgs& a) {
-      a.outputs[0] = Tensor::wrapped_scalar(cpu::single_element(a.inputs[0]));
-    };
+    op.cpu_kernel = item_kernel<&cpu::single_element>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(item_kernel<&cuda::single_element>());
   }
   {
     OpDef& op = registry.add("is_nonzero(Tensor self) -> bool", OpKind::ScalarExtraction, "dynamic",
@@ -37,15 +60,14 @@ void register_dynamic_ops(OpRegistry& registry) {
       check_single_element("is_nonzero", in[0]);
       return {};
     };
-    op.cpu_kernel = [](const KernelArgs& a) {
-      const Scalar value = cpu::single_element(a.inputs[0]);
-      a.outputs[0] = Tensor::wrapped_scalar(Scalar(value.to<bool>()));
-    };
+    op.cpu_kernel = is_nonzero_kernel<&cpu::single_element>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(is_nonzero_kernel<&cuda::single_element>());
   }
   {
     OpDef& op = registry.add("nonzero(Tensor self) -> Tensor", OpKind::DynamicShape, "dynamic",
                              "int64 [n, rank]: the indices of the non-zero elements in row-major order");
-    op.cpu_kernel = [](const KernelArgs& a) { a.outputs[0] = cpu::nonzero_indices(a.inputs[0]); };
+    op.cpu_kernel = nonzero_kernel<&cpu::nonzero_indices>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(nonzero_kernel<&cuda::nonzero_indices>());
   }
   {
     OpDef& op = registry.add("masked_select(Tensor self, Tensor mask) -> Tensor", OpKind::DynamicShape, "dynamic",
@@ -58,7 +80,8 @@ void register_dynamic_ops(OpRegistry& registry) {
       check_dtype("masked_select", "mask", in[1].dtype(), DTypeSet::BoolOnly);
       return {};
     };
-    op.cpu_kernel = [](const KernelArgs& a) { a.outputs[0] = cpu::select_masked(a.inputs[0], a.inputs[1]); };
+    op.cpu_kernel = masked_select_kernel<&cpu::select_masked>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(masked_select_kernel<&cuda::select_masked>());
   }
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "reference/backends/cpu/index.h"
+#include "reference/backends/cuda/index.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -21,6 +22,51 @@ bool is_legacy_empty(const Tensor& t) { return t.shape() == Shape{0}; }
 const Tensor& cat_reference(const TensorList& in) {
   auto it = std::find_if(in.begin(), in.end(), [](const Tensor& t) { return !is_legacy_empty(t); });
   return it == in.end() ? in.front() : *it;
+}
+
+// The kernels of each op, for the cpu and the cuda backend alike: `kernel` is the backend's
+// function (cpu::cat or cuda::cat, ...), which share one signature; the attributes are read here.
+template <auto kernel>
+KernelFn cat_kernel() {
+  return [](const KernelArgs& a) {
+    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), cat_reference(a.inputs).dim(), "cat");
+    kernel(a.inputs, d, a.outputs[0]);
+  };
+}
+
+// index_select, gather: kernel(self, index, dim, out).
+template <auto kernel>
+KernelFn select_kernel(std::string_view op) {
+  return [op](const KernelArgs& a) {
+    kernel(a.inputs[0], a.inputs[1], wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), op), a.outputs[0]);
+  };
+}
+
+template <auto kernel>
+KernelFn scatter_add_kernel() {
+  return [](const KernelArgs& a) {
+    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "scatter_add");
+    kernel(a.inputs[0], a.inputs[1], a.inputs[2], d, a.outputs[0]);
+  };
+}
+
+template <auto kernel>
+KernelFn index_add_kernel() {
+  return [](const KernelArgs& a) {
+    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "index_add");
+    kernel(a.inputs[0], a.inputs[1], a.inputs[2], d, a.attrs.get_scalar("alpha"), a.outputs[0]);
+  };
+}
+
+// value (0-dim, any dtype, on the op's device) becomes a host 0-dim tensor of out's dtype.
+template <auto kernel>
+KernelFn masked_fill_kernel() {
+  return [](const KernelArgs& a) {
+    const Tensor& out = a.outputs[0];
+    const Tensor value = Tensor::empty({}, out.dtype());
+    visit_dtype(out.dtype(), [&]<typename T>() { *value.data<T>() = a.inputs[2].to_vector<T>().at(0); });
+    kernel(a.inputs[0], a.inputs[1], value, out);
+  };
 }
 
 void register_cat(OpRegistry& registry) {
@@ -56,10 +102,8 @@ void register_cat(OpRegistry& registry) {
     }
     return {{shape, reference.dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), cat_reference(a.inputs).dim(), "cat");
-    cpu::cat(a.inputs, d, a.outputs[0]);
-  };
+  op.cpu_kernel = cat_kernel<&cpu::cat>();
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(cat_kernel<&cuda::cat>());
 }
 
 void register_stack(OpRegistry& registry) {
@@ -107,10 +151,8 @@ void register_index_select(OpRegistry& registry) {
     shape[as_index(d)] = index.numel();
     return {{shape, self.dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "index_select");
-    cpu::index_select(a.inputs[0], a.inputs[1], d, a.outputs[0]);
-  };
+  op.cpu_kernel = select_kernel<&cpu::index_select>("index_select");
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(select_kernel<&cuda::index_select>("index_select"));
 }
 
 // Checks shared by gather and scatter_add: an int64 index of self's rank that fits in `bound`
@@ -135,10 +177,8 @@ void register_gather(OpRegistry& registry) {
     check_gather_like("gather", in[0], in[1], attrs.get_int("dim"));
     return {{in[1].shape(), in[0].dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "gather");
-    cpu::gather(a.inputs[0], a.inputs[1], d, a.outputs[0]);
-  };
+  op.cpu_kernel = select_kernel<&cpu::gather>("gather");
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(select_kernel<&cuda::gather>("gather"));
 }
 
 void register_scatter_add(OpRegistry& registry) {
@@ -160,10 +200,8 @@ void register_scatter_add(OpRegistry& registry) {
     }
     return {{self.shape(), self.dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "scatter_add");
-    cpu::scatter_add(a.inputs[0], a.inputs[1], a.inputs[2], d, a.outputs[0]);
-  };
+  op.cpu_kernel = scatter_add_kernel<&cpu::scatter_add>();
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(scatter_add_kernel<&cuda::scatter_add>());
 }
 
 void register_take_along_dim(OpRegistry& registry) {
@@ -211,14 +249,8 @@ void register_masked_fill(OpRegistry& registry) {
                    shape_to_string(in[2].shape()));
     return {{in[0].shape(), in[0].dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    const Tensor& out = a.outputs[0];
-    const Tensor value = Tensor::empty({}, out.dtype());
-    visit_dtype(a.inputs[2].dtype(), [&]<typename V>() {
-      visit_dtype(out.dtype(), [&]<typename T>() { *value.data<T>() = cast_scalar<T>(*a.inputs[2].data<V>()); });
-    });
-    cpu::masked_fill(a.inputs[0], a.inputs[1], value, out);
-  };
+  op.cpu_kernel = masked_fill_kernel<&cpu::masked_fill>();
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(masked_fill_kernel<&cuda::masked_fill>());
   op.derive_inplace = true;
 }
 
@@ -249,10 +281,8 @@ void register_index_add(OpRegistry& registry) {
                    ErrorKind::InvalidArgument, "[index_add] alpha must be a bool for a bool self");
     return {{self.shape(), self.dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "index_add");
-    cpu::index_add(a.inputs[0], a.inputs[1], a.inputs[2], d, a.attrs.get_scalar("alpha"), a.outputs[0]);
-  };
+  op.cpu_kernel = index_add_kernel<&cpu::index_add>();
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(index_add_kernel<&cuda::index_add>());
   op.derive_inplace = true;
 }
 

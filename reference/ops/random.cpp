@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "reference/backends/cpu/random.h"
+#include "reference/backends/cuda/random.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -50,6 +51,52 @@ void register_random_inplace(OpRegistry& registry, std::string_view schema, std:
   };
 }
 
+// The kernels of each op, for the cpu and the cuda backend alike: `fn` is the backend's function
+// (cpu::fill_uniform or cuda::fill_uniform, ...), which share one signature; the attributes are
+// read here.
+// rand and randn: fill_uniform over [0, 1) and fill_normal with mean 0 and std 1.
+template <auto fn>
+KernelFn standard_kernel() {
+  return [](const KernelArgs& a) { fn(a.outputs[0], *a.random, 0.0, 1.0); };
+}
+
+template <auto fn>
+KernelFn randint_kernel() {
+  return [](const KernelArgs& a) { fn(a.outputs[0], *a.random, a.attrs.get_int("low"), a.attrs.get_int("high")); };
+}
+
+template <auto fn>
+KernelFn bernoulli_kernel() {
+  return [](const KernelArgs& a) { fn(a.inputs[0], a.outputs[0], *a.random); };
+}
+
+template <auto fn>
+KernelFn bernoulli_p_kernel() {
+  return [](const KernelArgs& a) { fn(a.outputs[0], *a.random, a.attrs.get_float("p")); };
+}
+
+template <auto fn>
+KernelFn normal_kernel() {
+  return [](const KernelArgs& a) { fn(a.inputs[0], a.inputs[1], a.outputs[0], *a.random); };
+}
+
+template <auto fn>
+KernelFn normal_functional_kernel() {
+  return [](const KernelArgs& a) { fn(a.outputs[0], *a.random, a.attrs.get_float("mean"), a.attrs.get_float("std")); };
+}
+
+template <auto fn>
+KernelFn uniform_kernel() {
+  return [](const KernelArgs& a) { fn(a.outputs[0], *a.random, a.attrs.get_float("from"), a.attrs.get_float("to")); };
+}
+
+template <auto fn>
+KernelFn multinomial_kernel() {
+  return [](const KernelArgs& a) {
+    fn(a.inputs[0], a.outputs[0], a.attrs.get_int("num_samples"), a.attrs.get_bool("replacement"), *a.random);
+  };
+}
+
 }  // namespace
 
 void register_random_ops(OpRegistry& registry) {
@@ -59,7 +106,8 @@ void register_random_ops(OpRegistry& registry) {
     op.infer = [](const TensorList&, const Attrs& attrs) -> std::vector<TensorMeta> {
       return {{checked_size("rand", attrs), checked_floating_dtype("rand", attrs)}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) { cpu::fill_uniform(a.outputs[0], *a.random, 0.0, 1.0); };
+    op.cpu_kernel = standard_kernel<&cpu::fill_uniform>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(standard_kernel<&cuda::fill_uniform>());
   }
   {
     OpDef& op = registry.add("randn(int[] size, *, ScalarType dtype=float32, str device='cpu') -> Tensor",
@@ -67,7 +115,8 @@ void register_random_ops(OpRegistry& registry) {
     op.infer = [](const TensorList&, const Attrs& attrs) -> std::vector<TensorMeta> {
       return {{checked_size("randn", attrs), checked_floating_dtype("randn", attrs)}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) { cpu::fill_normal(a.outputs[0], *a.random, 0.0, 1.0); };
+    op.cpu_kernel = standard_kernel<&cpu::fill_normal>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(standard_kernel<&cuda::fill_normal>());
   }
   {
     OpDef& op =
@@ -82,9 +131,8 @@ void register_random_ops(OpRegistry& registry) {
                      "[randint] a bool result needs 0 <= low < high <= 2 but got low={} and high={}", low, high);
       return {{checked_size("randint", attrs), dtype}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) {
-      cpu::fill_randint(a.outputs[0], *a.random, a.attrs.get_int("low"), a.attrs.get_int("high"));
-    };
+    op.cpu_kernel = randint_kernel<&cpu::fill_randint>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(randint_kernel<&cuda::fill_randint>());
   }
   {
     OpDef& op = registry.add("bernoulli(Tensor p) -> Tensor", OpKind::Random, "random",
@@ -93,7 +141,8 @@ void register_random_ops(OpRegistry& registry) {
       check_dtype("bernoulli", "p", in[0].dtype(), DTypeSet::Floating);
       return {{in[0].shape(), in[0].dtype()}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) { cpu::bernoulli_tensor(a.inputs[0], a.outputs[0], *a.random); };
+    op.cpu_kernel = bernoulli_kernel<&cpu::bernoulli_tensor>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(bernoulli_kernel<&cuda::bernoulli_tensor>());
   }
   {
     OpDef& op = registry.add("bernoulli.p(Tensor self, float p=0.5) -> Tensor", OpKind::Random, "random",
@@ -102,9 +151,8 @@ void register_random_ops(OpRegistry& registry) {
       check_probability("bernoulli.p", attrs.get_float("p"));
       return {{in[0].shape(), in[0].dtype()}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) {
-      cpu::fill_bernoulli_scalar(a.outputs[0], *a.random, a.attrs.get_float("p"));
-    };
+    op.cpu_kernel = bernoulli_p_kernel<&cpu::fill_bernoulli_scalar>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(bernoulli_p_kernel<&cuda::fill_bernoulli_scalar>());
   }
   {
     OpDef& op = registry.add("normal(Tensor mean, Tensor std) -> Tensor", OpKind::Random, "random",
@@ -116,7 +164,8 @@ void register_random_ops(OpRegistry& registry) {
       check_dtype("normal", "mean", in[0].dtype(), DTypeSet::Floating);
       return {{in[0].shape(), in[0].dtype()}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) { cpu::normal_tensor(a.inputs[0], a.inputs[1], a.outputs[0], *a.random); };
+    op.cpu_kernel = normal_kernel<&cpu::normal_tensor>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(normal_kernel<&cuda::normal_tensor>());
   }
   {
     OpDef& op = registry.add("normal_functional(Tensor self, float mean=0, float std=1) -> Tensor", OpKind::Random,
@@ -126,9 +175,8 @@ void register_random_ops(OpRegistry& registry) {
       check_std("normal_functional", attrs.get_float("std"));
       return {{in[0].shape(), in[0].dtype()}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) {
-      cpu::fill_normal(a.outputs[0], *a.random, a.attrs.get_float("mean"), a.attrs.get_float("std"));
-    };
+    op.cpu_kernel = normal_functional_kernel<&cpu::fill_normal>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(normal_functional_kernel<&cuda::fill_normal>());
   }
   {
     OpDef& op = registry.add("uniform(Tensor self, float from=0, float to=1) -> Tensor", OpKind::Random, "random",
@@ -138,9 +186,8 @@ void register_random_ops(OpRegistry& registry) {
       check_range("uniform", attrs.get_float("from"), attrs.get_float("to"));
       return {{in[0].shape(), in[0].dtype()}};
     };
-    op.cpu_kernel = [](const KernelArgs& a) {
-      cpu::fill_uniform(a.outputs[0], *a.random, a.attrs.get_float("from"), a.attrs.get_float("to"));
-    };
+    op.cpu_kernel = uniform_kernel<&cpu::fill_uniform>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(uniform_kernel<&cuda::fill_uniform>());
   }
   {
     OpDef& op =
@@ -164,10 +211,8 @@ void register_random_ops(OpRegistry& registry) {
       const std::int64_t per_row = attrs.get_bool("replacement") ? attrs.get_int("num_samples") : in[0].shape().back();
       return static_cast<std::uint64_t>(rows * per_row);
     };
-    op.cpu_kernel = [](const KernelArgs& a) {
-      cpu::multinomial(a.inputs[0], a.outputs[0], a.attrs.get_int("num_samples"), a.attrs.get_bool("replacement"),
-                       *a.random);
-    };
+    op.cpu_kernel = multinomial_kernel<&cpu::multinomial>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(multinomial_kernel<&cuda::multinomial>());
   }
   register_random_inplace(registry, "normal_(Tensor(a!) self, float mean=0, float std=1) -> Tensor(a!)",
                           "normal_functional", "fills self with mean + std * z", true);

@@ -74,19 +74,12 @@ FUNCSPEC_HOST_DEVICE inline double open_unit_interval(std::uint64_t bits) {
 
 namespace detail {
 
-constexpr double factorial(int n) { return n <= 1 ? 1.0 : n * factorial(n - 1); }
+FUNCSPEC_HOST_DEVICE constexpr double factorial(int n) { return n <= 1 ? 1.0 : n * factorial(n - 1); }
 
-// 1/(2k+1)! with alternating sign, k = 1..9: the sine series after its leading x.
-constexpr double kSineCoefficients[9] = {-1.0 / factorial(3),  1.0 / factorial(5),   -1.0 / factorial(7),
-                                         1.0 / factorial(9),   -1.0 / factorial(11), 1.0 / factorial(13),
-                                         -1.0 / factorial(15), 1.0 / factorial(17),  -1.0 / factorial(19)};
-// (-1)^k/(2k)!, k = 1..10: the cosine series after its leading 1.
-constexpr double kCosineCoefficients[10] = {
-    -1.0 / factorial(2), 1.0 / factorial(4),   -1.0 / factorial(6), 1.0 / factorial(8),   -1.0 / factorial(10),
-    1.0 / factorial(12), -1.0 / factorial(14), 1.0 / factorial(16), -1.0 / factorial(18), 1.0 / factorial(20)};
-// 2/(2k+1), k = 1..11: 2 atanh(s) = 2s + s^3 * (2/3 + s^2 (2/5 + ...)).
-constexpr double kAtanhCoefficients[11] = {2.0 / 3,  2.0 / 5,  2.0 / 7,  2.0 / 9,  2.0 / 11, 2.0 / 13,
-                                           2.0 / 15, 2.0 / 17, 2.0 / 19, 2.0 / 21, 2.0 / 23};
+// The series coefficients are local constexpr arrays of the functions that use them: device code
+// cannot read a namespace-scope array (that lives in host memory). Every factorial up to 20! is
+// exact in double, so each coefficient is one correctly rounded division, the same whichever
+// compiler (g++ or nvcc) evaluates it.
 
 // Horner's rule with explicit fma, highest coefficient last in the array.
 template <int N>
@@ -98,11 +91,19 @@ FUNCSPEC_HOST_DEVICE inline double horner(const double (&coefficients)[N], doubl
 
 // sin and cos of |x| <= pi/4; the series tails are below 2^-60 relative there.
 FUNCSPEC_HOST_DEVICE inline double sine_kernel(double x) {
+  // 1/(2k+1)! with alternating sign, k = 1..9: the sine series after its leading x.
+  constexpr double kSineCoefficients[9] = {-1.0 / factorial(3),  1.0 / factorial(5),   -1.0 / factorial(7),
+                                           1.0 / factorial(9),   -1.0 / factorial(11), 1.0 / factorial(13),
+                                           -1.0 / factorial(15), 1.0 / factorial(17),  -1.0 / factorial(19)};
   const double x2 = x * x;
   return fused_multiply_add(x * x2, horner(kSineCoefficients, x2), x);
 }
 
 FUNCSPEC_HOST_DEVICE inline double cosine_kernel(double x) {
+  // (-1)^k/(2k)!, k = 1..10: the cosine series after its leading 1.
+  constexpr double kCosineCoefficients[10] = {
+      -1.0 / factorial(2), 1.0 / factorial(4),   -1.0 / factorial(6), 1.0 / factorial(8),   -1.0 / factorial(10),
+      1.0 / factorial(12), -1.0 / factorial(14), 1.0 / factorial(16), -1.0 / factorial(18), 1.0 / factorial(20)};
   const double x2 = x * x;
   return fused_multiply_add(x2, horner(kCosineCoefficients, x2), 1.0);
 }
@@ -137,9 +138,12 @@ FUNCSPEC_HOST_DEVICE inline double portable_log(double x) {
     m = m * 2.0;
     exponent -= 1;
   }
+  // 2/(2k+1), k = 1..11: 2 atanh(s) = 2s + s^3 * (2/3 + s^2 (2/5 + ...)).
+  constexpr double kAtanhCoefficients[11] = {2.0 / 3,  2.0 / 5,  2.0 / 7,  2.0 / 9,  2.0 / 11, 2.0 / 13,
+                                             2.0 / 15, 2.0 / 17, 2.0 / 19, 2.0 / 21, 2.0 / 23};
   const double s = (m - 1.0) / (m + 1.0);  // m - 1 is exact (Sterbenz)
   const double s2 = s * s;
-  const double log_m = fused_multiply_add(s * s2, detail::horner(detail::kAtanhCoefficients, s2), 2.0 * s);
+  const double log_m = fused_multiply_add(s * s2, detail::horner(kAtanhCoefficients, s2), 2.0 * s);
   const double e = static_cast<double>(exponent);
   return fused_multiply_add(e, kLn2High, fused_multiply_add(e, kLn2Low, log_m));
 }
