@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "reference/backends/cpu/binary.h"
+#include "reference/backends/cuda/binary.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -15,6 +16,46 @@ namespace funcspec {
 namespace {
 
 std::vector<TensorMeta> same_as_first(const TensorList& in) { return {{in[0].shape(), in[0].dtype()}}; }
+
+// The kernels of one backend (cpu:: or cuda::binary_kernel and friends), their attributes read alike
+// for both.
+
+// add and sub: fn(self, other) with alpha.
+template <auto kernel>
+KernelFn alpha_kernel(const char* name, cpu::BinaryFn fn) {
+  return [name, fn](const KernelArgs& a) {
+    kernel(name, fn, a.inputs[0], a.inputs[1], a.outputs[0], a.attrs.get_scalar("alpha"));
+  };
+}
+
+template <auto kernel>
+KernelFn div_kernel() {
+  return [](const KernelArgs& a) {
+    const std::optional<std::string> mode = a.attrs.get_optional_string("rounding_mode");
+    const cpu::BinaryFn fn = !mode              ? cpu::BinaryFn::Div
+                             : *mode == "trunc" ? cpu::BinaryFn::DivTrunc
+                                                : cpu::BinaryFn::DivFloor;
+    kernel("div", fn, a.inputs[0], a.inputs[1], a.outputs[0], Scalar(std::int64_t{1}));
+  };
+}
+
+template <auto kernel>
+KernelFn plain_binary_kernel(std::string name, cpu::BinaryFn fn) {
+  return [name = std::move(name), fn](const KernelArgs& a) {
+    kernel(name, fn, a.inputs[0], a.inputs[1], a.outputs[0], Scalar(std::int64_t{1}));
+  };
+}
+
+template <auto kernel>
+KernelFn compare_kernel_fn(cpu::CompareFn fn) {
+  return [fn](const KernelArgs& a) { kernel(fn, a.inputs[0], a.inputs[1], a.outputs[0]); };
+}
+
+// where and clamp: three inputs, one output.
+template <auto kernel>
+KernelFn ternary_kernel() {
+  return [](const KernelArgs& a) { kernel(a.inputs[0], a.inputs[1], a.inputs[2], a.outputs[0]); };
+}
 
 void derive_variants(OpDef& op) {
   op.derive_inplace = true;
@@ -42,9 +83,8 @@ void register_add(OpRegistry& registry) {
     check_alpha("add", in[0].dtype(), attrs.get_scalar("alpha"));
     return same_as_first(in);
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::binary_kernel("add", cpu::BinaryFn::Add, a.inputs[0], a.inputs[1], a.outputs[0], a.attrs.get_scalar("alpha"));
-  };
+  op.cpu_kernel = alpha_kernel<&cpu::binary_kernel>("add", cpu::BinaryFn::Add);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(alpha_kernel<&cuda::binary_kernel>("add", cpu::BinaryFn::Add));
   derive_variants(op);
 }
 
@@ -63,9 +103,8 @@ void register_sub(OpRegistry& registry) {
     check_alpha("sub", in[0].dtype(), attrs.get_scalar("alpha"));
     return same_as_first(in);
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::binary_kernel("sub", cpu::BinaryFn::Sub, a.inputs[0], a.inputs[1], a.outputs[0], a.attrs.get_scalar("alpha"));
-  };
+  op.cpu_kernel = alpha_kernel<&cpu::binary_kernel>("sub", cpu::BinaryFn::Sub);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(alpha_kernel<&cuda::binary_kernel>("sub", cpu::BinaryFn::Sub));
   derive_variants(op);
 }
 
@@ -85,13 +124,8 @@ void register_div(OpRegistry& registry) {
     }
     return same_as_first(in);
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    const std::optional<std::string> mode = a.attrs.get_optional_string("rounding_mode");
-    const cpu::BinaryFn fn = !mode              ? cpu::BinaryFn::Div
-                             : *mode == "trunc" ? cpu::BinaryFn::DivTrunc
-                                                : cpu::BinaryFn::DivFloor;
-    cpu::binary_kernel("div", fn, a.inputs[0], a.inputs[1], a.outputs[0]);
-  };
+  op.cpu_kernel = div_kernel<&cpu::binary_kernel>();
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(div_kernel<&cuda::binary_kernel>());
   derive_variants(op);
 }
 
@@ -108,9 +142,8 @@ void register_promoting(OpRegistry& registry, const char* schema, cpu::BinaryFn 
     if (!allow_bool) check_dtype(name, "self", in[0].dtype(), DTypeSet::NoBool);
     return same_as_first(in);
   };
-  op.cpu_kernel = [fn, name = op.name()](const KernelArgs& a) {
-    cpu::binary_kernel(name, fn, a.inputs[0], a.inputs[1], a.outputs[0]);
-  };
+  op.cpu_kernel = plain_binary_kernel<&cpu::binary_kernel>(op.name(), fn);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(plain_binary_kernel<&cuda::binary_kernel>(op.name(), fn));
   derive_variants(op);
 }
 
@@ -126,7 +159,8 @@ void register_bool_valued(OpRegistry& registry, const char* schema, cpu::Compare
   op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
     return {{in[0].shape(), DType::Bool}};
   };
-  op.cpu_kernel = [fn](const KernelArgs& a) { cpu::compare_kernel(fn, a.inputs[0], a.inputs[1], a.outputs[0]); };
+  op.cpu_kernel = compare_kernel_fn<&cpu::compare_kernel>(fn);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(compare_kernel_fn<&cuda::compare_kernel>(fn));
   derive_variants(op);
 }
 
@@ -144,7 +178,8 @@ void register_where(OpRegistry& registry) {
     check_dtype("where", "condition", in[0].dtype(), DTypeSet::BoolOnly);
     return {{in[1].shape(), in[1].dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) { cpu::where_kernel(a.inputs[0], a.inputs[1], a.inputs[2], a.outputs[0]); };
+  op.cpu_kernel = ternary_kernel<&cpu::where_kernel>();
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(ternary_kernel<&cuda::where_kernel>());
   op.derive_out = true;
 }
 
@@ -161,7 +196,8 @@ void register_clamp(OpRegistry& registry) {
     check_dtype("clamp", "self", in[0].dtype(), DTypeSet::NoBool);
     return same_as_first(in);
   };
-  op.cpu_kernel = [](const KernelArgs& a) { cpu::clamp_kernel(a.inputs[0], a.inputs[1], a.inputs[2], a.outputs[0]); };
+  op.cpu_kernel = ternary_kernel<&cpu::clamp_kernel>();
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(ternary_kernel<&cuda::clamp_kernel>());
   derive_variants(op);
 }
 

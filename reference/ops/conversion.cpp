@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "reference/backends/cpu/copy.h"
+#include "reference/backends/cuda/copy.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -13,7 +14,17 @@ namespace {
 
 std::vector<TensorMeta> same_shape_as_input(const TensorList& in, DType dtype) { return {{in[0].shape(), dtype}}; }
 
-void copy_kernel(const KernelArgs& a) { cpu::copy_elements(a.inputs[0], a.outputs[0]); }
+// to_dtype and clone: the input copied into the output (cpu:: or cuda::copy_elements).
+template <auto copy>
+void copy_kernel(const KernelArgs& a) {
+  copy(a.inputs[0], a.outputs[0]);
+}
+
+// copy_: src (input 1) written into self (input 0).
+template <auto copy>
+void copy_into_self_kernel(const KernelArgs& a) {
+  copy(a.inputs[1], a.inputs[0]);
+}
 
 // True when two elements of `t` share one memory location: a dim of size > 1 with stride 0, or
 // strides that make distinct indices collide. Writing into such a tensor has no defined result.
@@ -51,13 +62,15 @@ void register_conversion_ops(OpRegistry& registry) {
     op.infer = [](const TensorList& in, const Attrs& attrs) {
       return same_shape_as_input(in, attrs.get_dtype("dtype"));
     };
-    op.cpu_kernel = copy_kernel;
+    op.cpu_kernel = copy_kernel<&cpu::copy_elements>;
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(copy_kernel<&cuda::copy_elements>);
   }
   {
     OpDef& op = registry.add("clone(Tensor self) -> Tensor", OpKind::Primitive, "conversion",
                              "a contiguous copy that shares nothing with self");
     op.infer = [](const TensorList& in, const Attrs&) { return same_shape_as_input(in, in[0].dtype()); };
-    op.cpu_kernel = copy_kernel;
+    op.cpu_kernel = copy_kernel<&cpu::copy_elements>;
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(copy_kernel<&cuda::copy_elements>);
   }
   {
     OpDef& op = registry.add("contiguous(Tensor(a) self) -> Tensor(a)", OpKind::Composite, "conversion",
@@ -88,7 +101,8 @@ void register_conversion_ops(OpRegistry& registry) {
                      shape_to_string(in[0].shape()), shape_to_string(in[0].strides()));
       return {};
     };
-    op.cpu_kernel = [](const KernelArgs& a) { cpu::copy_elements(a.inputs[1], a.inputs[0]); };
+    op.cpu_kernel = copy_into_self_kernel<&cpu::copy_elements>;
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(copy_into_self_kernel<&cuda::copy_elements>);
   }
   {
     OpDef& op = registry.add("detach(Tensor(a) self) -> Tensor(a)", OpKind::View, "conversion",

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "reference/backends/cpu/creation.h"
+#include "reference/backends/cuda/creation.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -45,6 +46,12 @@ void check_fill_representable(std::string_view op, const Scalar& value, DType dt
 
 std::string device_attr(const Tensor& t) { return std::string(device_name(t.device())); }
 
+// The kernels of one backend (cpu:: or cuda::fill and arange), their attributes read alike for both.
+template <auto kernel>
+KernelFn fill_kernel() {
+  return [](const KernelArgs& a) { kernel(a.outputs[0], a.attrs.get_scalar("fill_value")); };
+}
+
 void register_full(OpRegistry& registry) {
   OpDef& op = registry.add(
       "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, str device='cpu') -> Tensor", OpKind::Primitive,
@@ -58,7 +65,8 @@ void register_full(OpRegistry& registry) {
     check_fill_representable("full", fill, dtype);
     return {{size, dtype}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) { cpu::fill(a.outputs[0], a.attrs.get_scalar("fill_value")); };
+  op.cpu_kernel = fill_kernel<&cpu::fill>();
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(fill_kernel<&cuda::fill>());
 }
 
 struct ArangeParams {
@@ -89,6 +97,15 @@ std::int64_t arange_length(const ArangeParams& p) {
   return static_cast<std::int64_t>(std::ceil((end - start) / step));
 }
 
+template <auto kernel>
+KernelFn arange_kernel() {
+  return [](const KernelArgs& a) {
+    const ArangeParams p = arange_params(a.attrs);
+    // An int64 result of float arguments is computed in floating point and truncated per element.
+    kernel(a.outputs[0], p.start, p.step, p.integral && a.outputs[0].dtype() == DType::Int64);
+  };
+}
+
 void register_arange(OpRegistry& registry) {
   OpDef& op = registry.add(
       "arange(*, Scalar start=0, Scalar end, Scalar step=1, ScalarType? dtype=None, str device='cpu') -> Tensor",
@@ -101,11 +118,8 @@ void register_arange(OpRegistry& registry) {
     check_dtype("arange", "dtype", dtype, DTypeSet::NoBool);
     return {{{arange_length(p)}, dtype}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    const ArangeParams p = arange_params(a.attrs);
-    // An int64 result of float arguments is computed in floating point and truncated per element.
-    cpu::arange(a.outputs[0], p.start, p.step, p.integral && a.outputs[0].dtype() == DType::Int64);
-  };
+  op.cpu_kernel = arange_kernel<&cpu::arange>();
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(arange_kernel<&cuda::arange>());
 }
 
 void register_constant_composites(OpRegistry& registry) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "reference/backends/cpu/unary.h"
+#include "reference/backends/cuda/unary.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -49,6 +50,22 @@ void check_attributes(const std::string& op, const Attrs& attrs) {
   }
 }
 
+// The kernel of `fn` on one backend (cpu::unary_kernel or cuda::unary_kernel), with gelu's and
+// softplus's attributes read alike for both.
+template <auto kernel>
+KernelFn unary_kernel_fn(cpu::UnaryFn fn) {
+  return [fn](const KernelArgs& a) {
+    cpu::UnaryParams params;
+    cpu::UnaryFn chosen = fn;
+    if (fn == cpu::UnaryFn::Gelu) chosen = gelu_fn(a.attrs);
+    if (fn == cpu::UnaryFn::Softplus) {
+      params.beta = a.attrs.get_float("beta");
+      params.threshold = a.attrs.get_float("threshold");
+    }
+    kernel(chosen, a.inputs[0], a.outputs[0], params);
+  };
+}
+
 void register_unary(OpRegistry& registry, const UnaryOpSpec& spec) {
   OpDef& op = registry.add(spec.schema, OpKind::Primitive, "unary", spec.summary);
   const DtypeRule rule = spec.rule;
@@ -62,16 +79,8 @@ void register_unary(OpRegistry& registry, const UnaryOpSpec& spec) {
     check_attributes(name, attrs);
     return {{in[0].shape(), rule == DtypeRule::BoolResult ? DType::Bool : in[0].dtype()}};
   };
-  op.cpu_kernel = [fn](const KernelArgs& a) {
-    cpu::UnaryParams params;
-    cpu::UnaryFn chosen = fn;
-    if (fn == cpu::UnaryFn::Gelu) chosen = gelu_fn(a.attrs);
-    if (fn == cpu::UnaryFn::Softplus) {
-      params.beta = a.attrs.get_float("beta");
-      params.threshold = a.attrs.get_float("threshold");
-    }
-    cpu::unary_kernel(chosen, a.inputs[0], a.outputs[0], params);
-  };
+  op.cpu_kernel = unary_kernel_fn<&cpu::unary_kernel>(fn);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(unary_kernel_fn<&cuda::unary_kernel>(fn));
   op.derive_inplace = true;
   op.derive_out = true;
 }

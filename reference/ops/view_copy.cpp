@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "reference/backends/cpu/copy.h"
+#include "reference/backends/cuda/copy.h"
 #include "reference/ops/registration.h"
 #include "reference/ops/registry.h"
 
@@ -37,6 +38,38 @@ OpSchema copying_schema(const OpSchema& view, std::string name) {
   return schema;
 }
 
+// The kernels below take the copy of one backend (cpu:: or cuda::copy_elements): the geometry work
+// is the same for both.
+
+// `<view>_copy`: the elements the view shows, copied into the output.
+template <auto copy>
+KernelFn view_twin_kernel(ViewFn fn) {
+  return [fn = std::move(fn)](const KernelArgs& a) {
+    const ViewGeometry g = view_geometry(fn, a.inputs[0], a.attrs);
+    copy(Tensor::view_of(a.inputs[0], g.shape, g.strides, g.offset), a.outputs[0]);
+  };
+}
+
+// view_copy: the output is contiguous, so seen with self's shape it takes self's elements in
+// row-major order.
+template <auto copy>
+void view_copy_kernel(const KernelArgs& a) {
+  const Tensor& self = a.inputs[0];
+  copy(self, Tensor::view_of(a.outputs[0], self.shape(), contiguous_strides(self.shape()), 0));
+}
+
+// `<view>_scatter`: self copied into the output, then src into the region of the output.
+template <auto copy>
+KernelFn scatter_kernel(ViewFn fn) {
+  return [fn = std::move(fn)](const KernelArgs& a) {
+    const Tensor& out = a.outputs[0];
+    copy(a.inputs[0], out);
+    // The region's geometry over the (contiguous) output, not over self.
+    const ViewGeometry region = view_geometry(fn, out, a.attrs);
+    copy(a.inputs[1], Tensor::view_of(out, region.shape, region.strides, region.offset));
+  };
+}
+
 void register_view_twin(OpRegistry& registry, const std::string& view_name) {
   const OpDef& view = registry.get(view_name);
   FUNCSPEC_INTERNAL_ASSERT(view.kind == OpKind::View, fmt::format("{} is not a view", view_name));
@@ -46,10 +79,8 @@ void register_view_twin(OpRegistry& registry, const std::string& view_name) {
   op.infer = [fn = view.view](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
     return {{view_geometry(fn, in[0], attrs).shape, in[0].dtype()}};
   };
-  op.cpu_kernel = [fn = view.view](const KernelArgs& a) {
-    const ViewGeometry g = view_geometry(fn, a.inputs[0], a.attrs);
-    cpu::copy_elements(Tensor::view_of(a.inputs[0], g.shape, g.strides, g.offset), a.outputs[0]);
-  };
+  op.cpu_kernel = view_twin_kernel<&cpu::copy_elements>(view.view);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(view_twin_kernel<&cuda::copy_elements>(view.view));
 }
 
 // view_copy is reshape-then-copy: the new shape needs only the element count, never the strides.
@@ -61,11 +92,8 @@ void register_view_copy(OpRegistry& registry) {
   op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
     return {{infer_size(attrs.get_int_list("size"), in[0].numel(), "view_copy"), in[0].dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    // The output is contiguous, so seen with self's shape it takes self's elements in row-major order.
-    const Tensor& self = a.inputs[0];
-    cpu::copy_elements(self, Tensor::view_of(a.outputs[0], self.shape(), contiguous_strides(self.shape()), 0));
-  };
+  op.cpu_kernel = view_copy_kernel<&cpu::copy_elements>;
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(view_copy_kernel<&cuda::copy_elements>);
 }
 
 // `<view>_scatter(self, src, <view's attributes>)`: a copy of self with the region `view` names
@@ -93,13 +121,8 @@ void register_scatter(OpRegistry& registry, const std::string& view_name) {
                    dtype_name(self.dtype()));
     return {{self.shape(), self.dtype()}};
   };
-  op.cpu_kernel = [fn = view.view](const KernelArgs& a) {
-    const Tensor& out = a.outputs[0];
-    cpu::copy_elements(a.inputs[0], out);
-    // The region's geometry over the (contiguous) output, not over self.
-    const ViewGeometry region = view_geometry(fn, out, a.attrs);
-    cpu::copy_elements(a.inputs[1], Tensor::view_of(out, region.shape, region.strides, region.offset));
-  };
+  op.cpu_kernel = scatter_kernel<&cpu::copy_elements>(view.view);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(scatter_kernel<&cuda::copy_elements>(view.view));
 }
 
 }  // namespace

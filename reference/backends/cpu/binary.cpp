@@ -81,18 +81,6 @@ void typed_compare_kernel(CompareFn fn, const Tensor& a, const Tensor& b, const 
   }
 }
 
-template <typename T>
-T clamp_value(const T& x, const T* low, const T* high) {
-  if (math::isnan(x)) return x;
-  if (low != nullptr && math::isnan(*low)) return *low;
-  if (high != nullptr && math::isnan(*high)) return *high;
-  T result = x;
-  if (low != nullptr && result < *low) result = *low;
-  // Applied last, so that low > high gives high, as PyTorch's min(max(x, low), high) does.
-  if (high != nullptr && *high < result) result = *high;
-  return result;
-}
-
 }  // namespace
 
 void binary_kernel(std::string_view op, BinaryFn fn, const Tensor& a, const Tensor& b, const Tensor& out,
@@ -117,11 +105,11 @@ void clamp_kernel(const Tensor& self, const Tensor& low, const Tensor& high, con
   visit_dtype(out.dtype(), [&]<typename T>() {
     if (low.defined() && high.defined()) {
       map3<T, T, T>(self, low, high, out,
-                    [](const T& x, const T& lo, const T& hi) { return clamp_value(x, &lo, &hi); });
+                    [](const T& x, const T& lo, const T& hi) { return m::clamp_value(x, &lo, &hi); });
     } else if (low.defined()) {
-      map2<T, T>(self, low, out, [](const T& x, const T& lo) { return clamp_value<T>(x, &lo, nullptr); });
+      map2<T, T>(self, low, out, [](const T& x, const T& lo) { return m::clamp_value<T>(x, &lo, nullptr); });
     } else {
-      map2<T, T>(self, high, out, [](const T& x, const T& hi) { return clamp_value<T>(x, nullptr, &hi); });
+      map2<T, T>(self, high, out, [](const T& x, const T& hi) { return m::clamp_value<T>(x, nullptr, &hi); });
     }
   });
 }

@@ -4,19 +4,16 @@
 // broadcast them.
 #include <string_view>
 
+#include "reference/backends/cpu/binary_fn.h"
 #include "reference/core/tensor.h"
 
 namespace funcspec::cpu {
-
-enum class BinaryFn { Add, Sub, Mul, Div, DivTrunc, DivFloor, Pow, Maximum, Minimum, Atan2, Remainder };
 
 // out[i] = fn(a[i], b[i]) in the operands' dtype; `alpha` scales b for Add and Sub. Integer division or
 // remainder by zero and integer powers with a negative exponent are invalid_argument errors,
 // raised before anything is written; `op` names the op in the message.
 void binary_kernel(std::string_view op, BinaryFn fn, const Tensor& a, const Tensor& b, const Tensor& out,
                    const Scalar& alpha = Scalar(std::int64_t{1}));
-
-enum class CompareFn { Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr };
 
 // out[i] = fn(a[i], b[i]) as bool; a and b share a dtype.
 void compare_kernel(CompareFn fn, const Tensor& a, const Tensor& b, const Tensor& out);

@@ -151,4 +151,17 @@ FUNCSPEC_HOST_DEVICE T minimum(const T& x, const T& y) {
   return y < x ? y : x;
 }
 
+// clamp: x limited to [*low, *high], either bound absent (nullptr); NaN in any operand gives NaN.
+template <typename T>
+FUNCSPEC_HOST_DEVICE T clamp_value(const T& x, const T* low, const T* high) {
+  if (math::isnan(x)) return x;
+  if (low != nullptr && math::isnan(*low)) return *low;
+  if (high != nullptr && math::isnan(*high)) return *high;
+  T result = x;
+  if (low != nullptr && result < *low) result = *low;
+  // Applied last, so that low > high gives high, as PyTorch's min(max(x, low), high) does.
+  if (high != nullptr && *high < result) result = *high;
+  return result;
+}
+
 }  // namespace funcspec::cpu::elementwise_math

@@ -52,8 +52,6 @@ void floating_kernel(UnaryFn fn, const Tensor& in, const Tensor& out, const Unar
   }
 }
 
-bool keeps_dtype(UnaryFn fn) { return fn <= UnaryFn::Round; }
-
 }  // namespace
 
 void unary_kernel(UnaryFn fn, const Tensor& in, const Tensor& out, const UnaryParams& params) {

@@ -1,0 +1,21 @@
+#pragma once
+// The host glue's dtype dispatch: like visit_dtype, over the dtypes a cuda tensor can hold (the
+// oracle dtype never reaches cuda: its Storage refuses it).
+#include "reference/core/dtype.h"
+#include "reference/core/error.h"
+
+namespace funcspec::cuda {
+
+// Calls `fn.template operator()<T>()` with T bool, std::int64_t, float or double.
+template <typename Fn>
+void visit_cuda_dtype(DType dtype, Fn&& fn) {
+  visit_dtype(dtype, [&]<typename T>() {
+    if constexpr (is_oracle_v<T>) {
+      FUNCSPEC_UNREACHABLE("the oracle dtype on cuda");
+    } else {
+      fn.template operator()<T>();
+    }
+  });
+}
+
+}  // namespace funcspec::cuda
