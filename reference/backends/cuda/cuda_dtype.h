@@ -6,15 +6,15 @@
 
 namespace funcspec::cuda {
 
-// Calls `fn.template operator()<T>()` with T bool, std::int64_t, float or double.
+// Returns `fn.template operator()<T>()` with T bool, std::int64_t, float or double.
 template <typename Fn>
-void visit_cuda_dtype(DType dtype, Fn&& fn) {
-  visit_dtype(dtype, [&]<typename T>() {
-    if constexpr (is_oracle_v<T>) {
-      FUNCSPEC_UNREACHABLE("the oracle dtype on cuda");
-    } else {
-      fn.template operator()<T>();
-    }
+decltype(auto) visit_cuda_dtype(DType dtype, Fn&& fn) {
+  using Result = decltype(fn.template operator()<float>());
+  return visit_dtype(dtype, [&]<typename T>() -> Result {
+    if constexpr (is_oracle_v<T>)
+      FUNCSPEC_UNREACHABLE("an oracle tensor reached a CUDA kernel");
+    else
+      return fn.template operator()<T>();
   });
 }
 

@@ -7,23 +7,13 @@
 #include <vector>
 
 #include "reference/backends/cuda/cuda_device.h"
+#include "reference/backends/cuda/cuda_dtype.h"
 #include "reference/backends/cuda/device_tensor.h"
 #include "reference/backends/cuda/dynamic_launch.h"
 
 namespace funcspec::cuda {
 namespace dynamic_glue {
 
-// visit_dtype over the dtypes a cuda tensor can hold (Storage refuses the oracle on cuda).
-template <typename Fn>
-decltype(auto) visit_cuda_dtype(DType dtype, Fn&& fn) {
-  using Result = decltype(fn.template operator()<float>());
-  return visit_dtype(dtype, [&]<typename T>() -> Result {
-    if constexpr (is_oracle_v<T>)
-      FUNCSPEC_UNREACHABLE("an oracle tensor reached a CUDA kernel");
-    else
-      return fn.template operator()<T>();
-  });
-}
 
 // Runs `count` (which writes one count per chunk of `numel` elements into a device buffer) and
 // returns each chunk's first output position, on the device, and the total count.
@@ -42,7 +32,6 @@ std::pair<Tensor, std::int64_t> chunk_starts(std::int64_t numel, Count&& count) 
 }  // namespace dynamic_glue
 
 using dynamic_glue::chunk_starts;
-using dynamic_glue::visit_cuda_dtype;
 
 Scalar single_element(const Tensor& self) {
   return visit_cuda_dtype(self.dtype(), [&]<typename T>() -> Scalar {

@@ -3,22 +3,13 @@
 #include "reference/backends/cuda/index.h"
 
 #include "reference/backends/cuda/cuda_device.h"
+#include "reference/backends/cuda/cuda_dtype.h"
 #include "reference/backends/cuda/device_tensor.h"
 #include "reference/backends/cuda/index_launch.h"
 
 namespace funcspec::cuda {
 namespace index_glue {
 
-// visit_dtype over the dtypes a cuda tensor can hold (Storage refuses the oracle on cuda).
-template <typename Fn>
-void visit_cuda_dtype(DType dtype, Fn&& fn) {
-  visit_dtype(dtype, [&]<typename T>() {
-    if constexpr (is_oracle_v<T>)
-      FUNCSPEC_UNREACHABLE("an oracle tensor reached a CUDA kernel");
-    else
-      fn.template operator()<T>();
-  });
-}
 
 std::int64_t stride_of(const Tensor& t, std::int64_t dim) { return t.dim() == 0 ? 0 : t.strides()[as_index(dim)]; }
 
@@ -40,7 +31,6 @@ StridedView<T> view_ignoring_dim(const Tensor& t, std::int64_t dim, std::string_
 using index_glue::kernel_dim;
 using index_glue::stride_of;
 using index_glue::view_ignoring_dim;
-using index_glue::visit_cuda_dtype;
 
 void check_index_values(std::string_view op, const Tensor& index, std::int64_t dim, std::int64_t size) {
   const Geometry geometry = geometry_of(index.shape(), op);

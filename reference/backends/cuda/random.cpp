@@ -6,22 +6,13 @@
 #include <vector>
 
 #include "reference/backends/cuda/cuda_device.h"
+#include "reference/backends/cuda/cuda_dtype.h"
 #include "reference/backends/cuda/device_tensor.h"
 #include "reference/backends/cuda/random_launch.h"
 
 namespace funcspec::cuda {
 namespace random_glue {
 
-// visit_dtype over the dtypes a cuda tensor can hold (Storage refuses the oracle on cuda).
-template <typename Fn>
-void visit_cuda_dtype(DType dtype, Fn&& fn) {
-  visit_dtype(dtype, [&]<typename T>() {
-    if constexpr (is_oracle_v<T>)
-      FUNCSPEC_UNREACHABLE("an oracle tensor reached a CUDA kernel");
-    else
-      fn.template operator()<T>();
-  });
-}
 
 // The same over float32 and float64 (the op layer has rejected the other dtypes).
 template <typename Fn>
@@ -45,7 +36,6 @@ T element_on_host(const StridedView<T>& view, const Geometry& geometry, std::int
 }  // namespace random_glue
 
 using random_glue::element_on_host;
-using random_glue::visit_cuda_dtype;
 using random_glue::visit_cuda_floating_dtype;
 
 void fill_uniform(const Tensor& out, const random::PhiloxStream& stream, double from, double to) {
