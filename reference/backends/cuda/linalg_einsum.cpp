@@ -1,9 +1,10 @@
 // Host glue of einsum on cuda: the GEMM plan (NOTE: [einsum through cuBLAS]) and its execution
-// (gathers, one strided-batched cuBLAS call, a scatter), and the generic kernel's operand
-// descriptors for every other contraction.
+// (gathers, widening float32 to float64; one strided-batched cuBLAS call; a scatter, rounding back
+// to float32), and the generic kernel's operand descriptors for every other contraction.
 #include "reference/backends/cuda/linalg_einsum.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "reference/backends/cuda/cublas_handle.h"
 #include "reference/backends/cuda/cuda_device.h"
@@ -72,6 +73,39 @@ std::optional<CublasLayout> cublas_layout(std::int64_t rows, std::int64_t cols, 
   return std::nullopt;
 }
 
+// The contiguous row-major strides of `sizes`.
+std::vector<std::int64_t> contiguous_strides(const std::vector<std::int64_t>& sizes) {
+  std::vector<std::int64_t> strides(sizes.size(), 1);
+  for (std::size_t d = sizes.size(); d-- > 1;) strides[d - 1] = strides[d] * sizes[d];
+  return strides;
+}
+
+// A copy over `sizes` from strides `from` to strides `to`, with each dim merged into the one before
+// it when both sides walk the pair as one dim (stride(d - 1) = stride(d) * size(d) in each): the
+// same elements in the same row-major order, over fewer dims (a contiguous copy becomes one dim).
+struct Copy {
+  std::vector<std::int64_t> sizes;
+  std::vector<std::int64_t> from;
+  std::vector<std::int64_t> to;
+};
+
+Copy merged_copy(const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& from,
+                 const std::vector<std::int64_t>& to) {
+  Copy c;
+  for (std::size_t d = 0; d < sizes.size(); ++d) {
+    if (!c.sizes.empty() && c.from.back() == from[d] * sizes[d] && c.to.back() == to[d] * sizes[d]) {
+      c.sizes.back() *= sizes[d];
+      c.from.back() = from[d];
+      c.to.back() = to[d];
+      continue;
+    }
+    c.sizes.push_back(sizes[d]);
+    c.from.push_back(from[d]);
+    c.to.push_back(to[d]);
+  }
+  return c;
+}
+
 std::vector<std::size_t> concat(std::initializer_list<const std::vector<std::size_t>*> parts) {
   std::vector<std::size_t> out;
   for (const auto* part : parts) out.insert(out.end(), part->begin(), part->end());
@@ -79,15 +113,16 @@ std::vector<std::size_t> concat(std::initializer_list<const std::vector<std::siz
 }
 
 // The GEMM operand for matrices [batch][rows][cols] read through `strides` (over the iteration
-// dims): in place when its layout allows, else gathered into a contiguous scratch.
+// dims): in place when its layout allows (and it need not be widened), else gathered into a
+// contiguous scratch.
 EinsumGemmOperand gemm_operand(const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& strides,
                                const std::vector<std::size_t>& batch_dims, const std::vector<std::size_t>& row_dims,
-                               const std::vector<std::size_t>& col_dims) {
+                               const std::vector<std::size_t>& col_dims, bool widened) {
   EinsumGemmOperand op;
   const auto batch = collapse(batch_dims, sizes, strides);
   const auto rows = collapse(row_dims, sizes, strides);
   const auto cols = collapse(col_dims, sizes, strides);
-  if (batch && rows && cols && (batch->size == 1 || batch->stride >= 0)) {
+  if (!widened && batch && rows && cols && (batch->size == 1 || batch->stride >= 0)) {
     if (const auto layout = cublas_layout(rows->size, cols->size, rows->stride, cols->stride)) {
       op.transposed = layout->transposed;
       op.ld = layout->ld;
@@ -100,10 +135,14 @@ EinsumGemmOperand gemm_operand(const std::vector<std::int64_t>& sizes, const std
   std::int64_t col_count = 1;
   for (std::size_t d : row_dims) row_count *= sizes[d];
   for (std::size_t d : col_dims) col_count *= sizes[d];
+  std::vector<std::int64_t> gather_sizes, gather_strides;
   for (std::size_t d : concat({&batch_dims, &row_dims, &col_dims})) {
-    op.gather_sizes.push_back(sizes[d]);
-    op.gather_strides.push_back(strides[d]);
+    gather_sizes.push_back(sizes[d]);
+    gather_strides.push_back(strides[d]);
   }
+  Copy gather = merged_copy(gather_sizes, gather_strides, contiguous_strides(gather_sizes));
+  op.gather_sizes = std::move(gather.sizes);
+  op.gather_strides = std::move(gather.from);
   // The scratch is row-major: Z is its transpose stored column-major with ld = cols.
   op.transposed = false;
   op.ld = col_count;
@@ -113,7 +152,8 @@ EinsumGemmOperand gemm_operand(const std::vector<std::int64_t>& sizes, const std
 
 // The plan with operand `left` as X and `right` as Y (NOTE: [einsum through cuBLAS]).
 EinsumGemmPlan plan_with(const cpu::EinsumPlan& plan, const std::vector<std::vector<std::int64_t>>& strides,
-                         const std::vector<std::int64_t>& out_strides, std::size_t left, std::size_t right) {
+                         const std::vector<std::int64_t>& out_strides, std::size_t left, std::size_t right,
+                         bool widened) {
   const std::vector<std::int64_t>& sizes = plan.sizes;
   std::vector<std::size_t> batch_dims, m_dims, n_dims, k_dims;
   for (std::size_t d = 0; d < sizes.size(); ++d) {
@@ -136,20 +176,22 @@ EinsumGemmPlan plan_with(const cpu::EinsumPlan& plan, const std::vector<std::vec
     return p;
   };
   EinsumGemmPlan g;
+  g.widened = widened;
   g.left = left;
   g.right = right;
   g.batch = product(batch_dims);
   g.m = product(m_dims);
   g.n = product(n_dims);
   g.k = product(k_dims);
-  g.x = gemm_operand(sizes, strides[left], batch_dims, m_dims, k_dims);
-  g.y = gemm_operand(sizes, strides[right], batch_dims, k_dims, n_dims);
+  g.x = gemm_operand(sizes, strides[left], batch_dims, m_dims, k_dims, widened);
+  g.y = gemm_operand(sizes, strides[right], batch_dims, k_dims, n_dims, widened);
 
-  // C straight into the output: its rows must be contiguous (or single entries) and lie ldc apart.
+  // C straight into the output: its rows must be contiguous (or single entries) and lie ldc apart,
+  // and it must not need rounding.
   const auto c_batch = collapse(batch_dims, sizes, out_strides);
   const auto c_rows = collapse(m_dims, sizes, out_strides);
   const auto c_cols = collapse(n_dims, sizes, out_strides);
-  if (c_batch && c_rows && c_cols && (g.n == 1 || c_cols->stride == 1)) {
+  if (!widened && c_batch && c_rows && c_cols && (g.n == 1 || c_cols->stride == 1)) {
     const std::int64_t ldc = g.m == 1 ? std::max<std::int64_t>(g.n, 1) : c_rows->stride;
     const std::int64_t batch_stride = g.batch == 1 ? 0 : c_batch->stride;
     if (ldc >= std::max<std::int64_t>(g.n, 1) && (g.batch == 1 || batch_stride >= (g.m - 1) * ldc + g.n)) {
@@ -169,56 +211,57 @@ EinsumGemmPlan plan_with(const cpu::EinsumPlan& plan, const std::vector<std::vec
     scratch_strides[*it] = stride;
     stride *= sizes[*it];
   }
+  std::vector<std::int64_t> scatter_sizes, from, to;
   for (std::size_t d = 0; d < plan.output_rank; ++d) {
     if (sizes[d] == 1) continue;
-    g.scatter_sizes.push_back(sizes[d]);
-    g.scatter_from_strides.push_back(scratch_strides[d]);
-    g.scatter_to_strides.push_back(out_strides[d]);
+    scatter_sizes.push_back(sizes[d]);
+    from.push_back(scratch_strides[d]);
+    to.push_back(out_strides[d]);
   }
+  Copy scatter = merged_copy(scatter_sizes, from, to);
+  g.scatter_sizes = std::move(scatter.sizes);
+  g.scatter_from_strides = std::move(scatter.from);
+  g.scatter_to_strides = std::move(scatter.to);
   return g;
 }
 
 Geometry geometry_over(const std::vector<std::int64_t>& sizes) { return geometry_of(Shape(sizes), "einsum"); }
 
+// A view with these strides over the row-major positions of `sizes` (contiguous when they are
+// the row-major strides, so that the kernels skip the index arithmetic).
 template <typename T>
-StridedView<T> view_over(T* data, const std::vector<std::int64_t>& strides) {
+StridedView<T> view_over(T* data, const std::vector<std::int64_t>& strides, const std::vector<std::int64_t>& sizes) {
   StridedView<T> view;
   view.data = data;
   for (std::size_t d = 0; d < strides.size(); ++d) view.strides[d] = strides[d];
+  view.contiguous = strides == contiguous_strides(sizes);
   return view;
 }
 
-// The contiguous row-major strides of `sizes`.
-std::vector<std::int64_t> contiguous_strides(const std::vector<std::int64_t>& sizes) {
-  std::vector<std::int64_t> strides(sizes.size(), 1);
-  for (std::size_t d = sizes.size(); d-- > 1;) strides[d - 1] = strides[d] * sizes[d];
-  return strides;
-}
-
-// The operand's matrices where cuBLAS reads them: the tensor itself, or a gathered scratch.
-template <typename T>
-const T* gemm_input(const EinsumGemmOperand& op, const Tensor& t, Tensor& scratch) {
-  if (!op.gathered) return device_data<T>(t);
+// The operand's matrices where cuBLAS reads them, as `Compute` (T itself, or double for float):
+// the tensor itself, or a gathered (and widened) scratch.
+template <typename T, typename Compute>
+const Compute* gemm_input(const EinsumGemmOperand& op, const Tensor& t, Tensor& scratch) {
+  if (!op.gathered) {
+    if constexpr (std::is_same_v<T, Compute>) {
+      return device_data<T>(t);
+    } else {
+      FUNCSPEC_UNREACHABLE("a widened einsum GEMM operand that is not gathered");
+    }
+  }
   const Geometry geometry = geometry_over(op.gather_sizes);
-  scratch = Tensor::empty({geometry.numel}, dtype_of<T>(), Device::Cuda);
-  StridedView<T> dst = view_over(device_data<T>(scratch), contiguous_strides(op.gather_sizes));
-  dst.contiguous = true;
-  launch_strided_copy<T>(geometry, view_over(static_cast<const T*>(device_data<T>(t)), op.gather_strides), dst);
+  scratch = Tensor::empty({geometry.numel}, dtype_of<Compute>(), Device::Cuda);
+  const StridedView<Compute> dst =
+      view_over(device_data<Compute>(scratch), contiguous_strides(op.gather_sizes), op.gather_sizes);
+  launch_einsum_copy<T, Compute>(
+      geometry, view_over(static_cast<const T*>(device_data<T>(t)), op.gather_strides, op.gather_sizes), dst);
   return dst.data;
 }
 
 cublasOperation_t cublas_op(const EinsumGemmOperand& op) { return op.transposed ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
-// C (column-major n×m per batch element) = op(P)·op(Q) with P = Y and Q = X.
-void strided_batched_gemm(const EinsumGemmPlan& g, const float* x, const float* y, float* c) {
-  const float one = 1.0F;
-  const float zero = 0.0F;
-  check_cublas_status(cublasSgemmStridedBatched_64(cublas_handle(), cublas_op(g.y), cublas_op(g.x), g.n, g.m, g.k, &one,
-                                                   y, g.y.ld, g.y.batch_stride, x, g.x.ld, g.x.batch_stride, &zero, c,
-                                                   g.ldc, g.c_batch_stride, g.batch),
-                      "cublasSgemmStridedBatched_64");
-}
-
+// C (column-major n×m per batch element) = op(P)·op(Q) with P = Y and Q = X, in float64 (float32
+// operands arrive widened).
 void strided_batched_gemm(const EinsumGemmPlan& g, const double* x, const double* y, double* c) {
   const double one = 1.0;
   const double zero = 0.0;
@@ -228,20 +271,34 @@ void strided_batched_gemm(const EinsumGemmPlan& g, const double* x, const double
                       "cublasDgemmStridedBatched_64");
 }
 
+// float64 throughout; float32 (a widened plan) gathered into float64, multiplied and summed there,
+// and rounded once by the scatter, as cpu::einsum does.
 template <typename T>
 void run_gemm(const EinsumGemmPlan& g, const TensorList& operands, const Tensor& out) {
+  using Compute = double;
+  FUNCSPEC_INTERNAL_ASSERT((g.widened == std::is_same_v<T, float>), "an einsum GEMM plan for the wrong dtype");
   Tensor x_scratch, y_scratch, c_scratch;
-  const T* x = gemm_input<T>(g.x, operands[g.left], x_scratch);
-  const T* y = gemm_input<T>(g.y, operands[g.right], y_scratch);
+  const Compute* x = gemm_input<T, Compute>(g.x, operands[g.left], x_scratch);
+  const Compute* y = gemm_input<T, Compute>(g.y, operands[g.right], y_scratch);
   if (g.direct_output) {
-    strided_batched_gemm(g, x, y, device_data<T>(out));
-    return;
+    if constexpr (std::is_same_v<T, Compute>) {
+      strided_batched_gemm(g, x, y, device_data<T>(out));
+      return;
+    } else {
+      FUNCSPEC_UNREACHABLE("a widened einsum GEMM plan that writes the output directly");
+    }
   }
-  c_scratch = Tensor::empty({g.batch * g.m * g.n}, dtype_of<T>(), Device::Cuda);
-  strided_batched_gemm(g, x, y, device_data<T>(c_scratch));
-  launch_strided_copy<T>(geometry_over(g.scatter_sizes),
-                         view_over(static_cast<const T*>(device_data<T>(c_scratch)), g.scatter_from_strides),
-                         view_over(device_data<T>(out), g.scatter_to_strides));
+  c_scratch = Tensor::empty({g.batch * g.m * g.n}, dtype_of<Compute>(), Device::Cuda);
+  strided_batched_gemm(g, x, y, device_data<Compute>(c_scratch));
+  const Geometry geometry = geometry_over(g.scatter_sizes);
+  const StridedView<const Compute> from =
+      view_over(static_cast<const Compute*>(device_data<Compute>(c_scratch)), g.scatter_from_strides, g.scatter_sizes);
+  const StridedView<T> to = view_over(device_data<T>(out), g.scatter_to_strides, g.scatter_sizes);
+  if constexpr (std::is_same_v<T, Compute>) {
+    launch_einsum_copy<T, T>(geometry, from, to);
+  } else {
+    launch_einsum_round(geometry, from, to);
+  }
 }
 
 template <typename T>
@@ -271,7 +328,7 @@ void run_generic(const cpu::EinsumPlan& plan, const TensorList& operands, const 
   copy_host_to_device(device_data<std::int64_t>(on_device), descriptors.data(), nbytes);
   std::vector<std::int64_t> out_strides;
   for (std::size_t d : output_dims) out_strides.push_back(out.strides()[d]);
-  StridedView<T> out_view = view_over(device_data<T>(out), out_strides);
+  StridedView<T> out_view = view_over(device_data<T>(out), out_strides, output_sizes);
   out_view.contiguous = out.is_contiguous();
   launch_einsum_generic<T>(output, summed,
                            reinterpret_cast<const EinsumOperand<T>*>(device_data<std::int64_t>(on_device)),
@@ -282,8 +339,11 @@ void run_generic(const cpu::EinsumPlan& plan, const TensorList& operands, const 
 }  // namespace einsum_glue
 
 std::optional<EinsumGemmPlan> plan_einsum_gemm(const cpu::EinsumPlan& plan, const std::vector<Shape>& shapes,
-                                               const std::vector<Strides>& strides, const Strides& out_strides) {
+                                               const std::vector<Strides>& strides, const Strides& out_strides,
+                                               DType dtype) {
   using namespace einsum_glue;
+  FUNCSPEC_INTERNAL_ASSERT(dtype == DType::Float32 || dtype == DType::Float64,
+                           "an einsum GEMM plan for a dtype other than float32 and float64");
   if (shapes.size() != 2) return std::nullopt;
   for (std::size_t d = plan.output_rank; d < plan.sizes.size(); ++d) {
     if (plan.sizes[d] == 0) return std::nullopt;
@@ -292,9 +352,10 @@ std::optional<EinsumGemmPlan> plan_einsum_gemm(const cpu::EinsumPlan& plan, cons
   for (std::size_t k = 0; k < 2; ++k) operand_strides.push_back(iteration_strides(plan, k, shapes[k], strides[k]));
   std::vector<std::int64_t> out_iteration_strides(plan.sizes.size(), 0);
   std::copy(out_strides.begin(), out_strides.end(), out_iteration_strides.begin());
-  EinsumGemmPlan g = plan_with(plan, operand_strides, out_iteration_strides, 0, 1);
-  if (g.direct_output) return g;
-  EinsumGemmPlan swapped = plan_with(plan, operand_strides, out_iteration_strides, 1, 0);
+  const bool widened = dtype == DType::Float32;
+  EinsumGemmPlan g = plan_with(plan, operand_strides, out_iteration_strides, 0, 1, widened);
+  if (g.direct_output || widened) return g;
+  EinsumGemmPlan swapped = plan_with(plan, operand_strides, out_iteration_strides, 1, 0, widened);
   if (swapped.direct_output) return swapped;
   return g;
 }
@@ -310,7 +371,7 @@ void einsum(const cpu::EinsumPlan& plan, const TensorList& operands, const Tenso
         shapes.push_back(t.shape());
         strides.push_back(t.strides());
       }
-      if (const auto g = plan_einsum_gemm(plan, shapes, strides, out.strides())) {
+      if (const auto g = plan_einsum_gemm(plan, shapes, strides, out.strides(), dtype_of<T>())) {
         run_gemm<T>(*g, operands, out);
       } else {
         run_generic<T>(plan, operands, out);

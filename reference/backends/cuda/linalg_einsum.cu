@@ -1,6 +1,7 @@
-// CUDA kernels of einsum: the strided copies around the cuBLAS products, and the generic kernel
-// for the contractions that are not one product of two floating operands. Compiled with
-// --fmad=false (reference/CMakeLists.txt) so that the generic kernel's products and sums round
+// CUDA kernels of einsum: the strided copies around the cuBLAS products (float32 operands widened
+// to float64 on the way in, the float64 products rounded to float32 on the way out), and the
+// generic kernel for the contractions that are not one product of two floating operands. Compiled
+// with --fmad=false (reference/CMakeLists.txt) so that the generic kernel's products and sums round
 // exactly as the cpu's do.
 #include <cstdint>
 #include <type_traits>
@@ -11,10 +12,20 @@
 namespace funcspec::cuda {
 namespace {
 
-template <typename T>
-__global__ void strided_copy_kernel(Geometry geometry, StridedView<const T> src, StridedView<T> dst) {
+// An exact copy: float -> double widens exactly, double -> double copies.
+template <typename In, typename Out>
+__global__ void einsum_copy_kernel(Geometry geometry, StridedView<const In> src, StridedView<Out> dst) {
   FUNCSPEC_GRID_STRIDE_LOOP(linear, geometry.numel) {
-    element_at(dst, linear, geometry) = element_at(src, linear, geometry);
+    element_at(dst, linear, geometry) = static_cast<Out>(element_at(src, linear, geometry));
+  }
+}
+
+// The cpu's last step for float32: its float64 sum starts at +0, so a zero sum is +0 (adding +0
+// turns a -0 into +0 and changes nothing else, NaN included); then one rounding to nearest even
+// (cvt.rn.f32.f64: overflow gives infinity, float32 subnormals are kept, as on the host).
+__global__ void einsum_round_kernel(Geometry geometry, StridedView<const double> src, StridedView<float> dst) {
+  FUNCSPEC_GRID_STRIDE_LOOP(linear, geometry.numel) {
+    element_at(dst, linear, geometry) = static_cast<float>(element_at(src, linear, geometry) + 0.0);
   }
 }
 
@@ -59,11 +70,17 @@ __global__ void einsum_generic_kernel(Geometry output, Geometry summed, const Ei
 
 }  // namespace
 
-template <typename T>
-void launch_strided_copy(const Geometry& geometry, StridedView<const T> src, StridedView<T> dst) {
+template <typename In, typename Out>
+void launch_einsum_copy(const Geometry& geometry, StridedView<const In> src, StridedView<Out> dst) {
   if (geometry.numel == 0) return;
-  strided_copy_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, src, dst);
+  einsum_copy_kernel<In, Out><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, src, dst);
   check_launch("einsum copy kernel launch");
+}
+
+void launch_einsum_round(const Geometry& geometry, StridedView<const double> src, StridedView<float> dst) {
+  if (geometry.numel == 0) return;
+  einsum_round_kernel<<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, src, dst);
+  check_launch("einsum rounding kernel launch");
 }
 
 template <typename T>
@@ -75,8 +92,8 @@ void launch_einsum_generic(const Geometry& output, const Geometry& summed, const
   check_launch("einsum kernel launch");
 }
 
-template void launch_strided_copy<float>(const Geometry&, StridedView<const float>, StridedView<float>);
-template void launch_strided_copy<double>(const Geometry&, StridedView<const double>, StridedView<double>);
+template void launch_einsum_copy<float, double>(const Geometry&, StridedView<const float>, StridedView<double>);
+template void launch_einsum_copy<double, double>(const Geometry&, StridedView<const double>, StridedView<double>);
 
 template void launch_einsum_generic<std::int64_t>(const Geometry&, const Geometry&, const EinsumOperand<std::int64_t>*,
                                                   int, StridedView<std::int64_t>);

@@ -12,10 +12,15 @@ namespace funcspec::cuda {
 // ---------------------------------------------------------------------------------------------
 // einsum (linalg_einsum.cu)
 
-// dst[i] = src[i] for every row-major position i of `geometry`, each through its own strides: the
-// gathers into and the scatter out of the layouts cuBLAS reads and writes. float and double.
-template <typename T>
-void launch_strided_copy(const Geometry& geometry, StridedView<const T> src, StridedView<T> dst);
+// dst[i] = Out(src[i]) for every row-major position i of `geometry`, each through its own strides:
+// the gathers into the layouts cuBLAS reads (float32 widened to float64, exactly) and the float64
+// scatter out of the one it writes. In -> Out: float -> double and double -> double.
+template <typename In, typename Out>
+void launch_einsum_copy(const Geometry& geometry, StridedView<const In> src, StridedView<Out> dst);
+
+// dst[i] = float(src[i] + 0.0), rounded to nearest even: the float32 scatter out of the float64
+// product, the cpu's single rounding of its float64 sum (which starts at +0, so a zero sum is +0).
+void launch_einsum_round(const Geometry& geometry, StridedView<const double> src, StridedView<float> dst);
 
 // One operand of the generic einsum kernel: its factor for output position o (row-major over the
 // output geometry) and summed position s (row-major over the summed geometry) is

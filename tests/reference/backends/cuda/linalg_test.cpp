@@ -5,11 +5,14 @@
 //   Exact (identical bits): int64 einsum, einsums of one or of three or more operands (the generic
 //   kernel repeats the cpu's loop), tril/triu, det, inverse, solve and slogdet's sign (the cpu's own
 //   LU routines run on the device, compiled without fused multiply-adds).
-//   Close: two-operand float einsums (cuBLAS sums in its own order, float32 in float32) within the
-//   classic bound for a sum of k products, |error| <= (2k + 2) u * sum |a||b| (u the unit roundoff);
-//   slogdet's log|det| (CUDA's log and glibc's differ by an ulp or two per pivot).
-// The einsum GEMM plan is also replayed on the host (no GPU needed): gathers, cuBLAS's column-major
-// strided-batched product and the scatter, checked against the cpu kernel and for in-bounds reads.
+//   Close: two-operand float einsums, which cuBLAS's DGEMM sums in float64 in its own order (float32
+//   operands widened to float64 like the cpu's, and rounded once): float64 within the classic bound
+//   for a sum of k products, |error| <= (2k + 2) u * sum |a||b| (u = 2^-53); float32 within one
+//   float32 ulp (see expect_sum_close), and the cpu's bits whenever the float64 sum is exact in any
+//   order; slogdet's log|det| (CUDA's log and glibc's differ by an ulp or two per pivot).
+// The einsum GEMM plan is also replayed on the host (no GPU needed): gathers (widening float32),
+// cuBLAS's column-major strided-batched product and the scatter (rounding to float32), checked
+// against the cpu kernel and for in-bounds reads.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -33,8 +36,10 @@ namespace funcspec::cuda_linalg_test {
 using cuda_testing::expect_identical;
 using cuda_testing::same_view_on_cuda;
 
-// Deterministic inputs: small integers (exact in every dtype, so sums do not depend on their order)
-// or values in [-1, 1).
+// Deterministic inputs: small integers (exact in every dtype, so sums do not depend on their order),
+// values in [-1, 1), or values in [-1, 1) on a grid of 2^-12 (their products are multiples of
+// 2^-24 below 1 in magnitude, so a float64 sum of up to 2^28 of them is exact in any order, while
+// float32 sums of them round).
 class Values {
  public:
   explicit Values(std::uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 1) {}
@@ -43,6 +48,7 @@ class Values {
     return static_cast<double>(state_ >> 11) * 0x1p-53 * 2.0 - 1.0;
   }
   double next_small_integer() { return std::floor(next_unit() * 4.0); }  // in [-4, 3]
+  double next_grid_unit() { return std::floor(next_unit() * 4096.0) * 0x1p-12; }
   std::vector<double> units(std::int64_t n) {
     std::vector<double> out;
     for (std::int64_t i = 0; i < n; ++i) out.push_back(next_unit());
@@ -51,6 +57,11 @@ class Values {
   std::vector<double> small_integers(std::int64_t n) {
     std::vector<double> out;
     for (std::int64_t i = 0; i < n; ++i) out.push_back(next_small_integer());
+    return out;
+  }
+  std::vector<double> grid_units(std::int64_t n) {
+    std::vector<double> out;
+    for (std::int64_t i = 0; i < n; ++i) out.push_back(next_grid_unit());
     return out;
   }
 
@@ -137,10 +148,24 @@ void expect_identical_int64(const Tensor& on_cuda, const Tensor& on_cpu, const s
   EXPECT_EQ(on_cuda.to_vector<std::int64_t>(), on_cpu.to_vector<std::int64_t>()) << what;
 }
 
-double unit_roundoff(DType dtype) { return dtype == DType::Float32 ? 0x1p-24 : 0x1p-53; }
+// The spacing of float32 values at |x|: the distance from |x| (a float32) to the next larger one.
+double float32_ulp(double x) {
+  const float a = std::abs(static_cast<float>(x));
+  return static_cast<double>(std::nextafter(a, std::numeric_limits<float>::infinity())) - static_cast<double>(a);
+}
 
-// |cuda - cpu| <= (2k + 2) u * bound elementwise, where bound = sum over the k summed positions of
-// the products' magnitudes (the same einsum over |operands|, computed on the cpu).
+// Elementwise closeness of a two-operand contraction with k summed positions, where
+// S = sum over them of the products' magnitudes (the same einsum over |operands|, on the cpu):
+//   float64: |cuda - cpu| <= (2k + 2) u S, u = 2^-53 (each side's recursive sum errs by at most
+//     (k - 1) u S, plus slack for S itself being rounded).
+//   float32: |cuda - cpu| <= ulp32(max(|cuda|, |cpu|)) + 2k 2^-53 S. Both devices sum the same k
+//     products, each exact in float64 (24 + 24 bits <= 53), in float64: s_cpu and s_cuda are each
+//     within (k - 1) 2^-53 S (1 + O(k 2^-53)) <= k 2^-53 S of the exact sum, so they are at most
+//     2k 2^-53 S apart. Each device then rounds once to nearest float32, moving its sum by at most
+//     half the float32 spacing at it, which is at most half the spacing at the rounded result:
+//     |cuda - cpu| <= |s_cuda - s_cpu| + ulp32(max(|cuda|, |cpu|)) / 2 * 2. The float64 term is
+//     negligible unless the sum cancels to below about k 2^-29 S: the results are the same bits or
+//     neighbouring float32 values. (Summing in float32, SGEMM erred by up to about k 2^-24 S.)
 void expect_sum_close(const Tensor& on_cuda, const Tensor& on_cpu, const Tensor& bound, std::int64_t k,
                       const std::string& what) {
   ASSERT_EQ(on_cuda.device(), Device::Cuda) << what;
@@ -149,12 +174,17 @@ void expect_sum_close(const Tensor& on_cuda, const Tensor& on_cpu, const Tensor&
   const std::vector<double> got = on_cuda.to_vector<double>();
   const std::vector<double> want = on_cpu.to_vector<double>();
   const std::vector<double> magnitude = bound.to_vector<double>();
-  const double u = unit_roundoff(on_cpu.dtype());
+  const bool float32 = on_cpu.dtype() == DType::Float32;
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (std::isnan(want[i])) {
       EXPECT_TRUE(std::isnan(got[i])) << what << ": element " << i;
+    } else if (float32) {
+      EXPECT_NEAR(got[i], want[i],
+                  float32_ulp(std::max(std::abs(got[i]), std::abs(want[i]))) +
+                      static_cast<double>(2 * k) * 0x1p-53 * magnitude[i])
+          << what << ": element " << i;
     } else {
-      EXPECT_NEAR(got[i], want[i], static_cast<double>(2 * k + 2) * u * magnitude[i] + 1e-300)
+      EXPECT_NEAR(got[i], want[i], static_cast<double>(2 * k + 2) * 0x1p-53 * magnitude[i] + 1e-300)
           << what << ": element " << i;
     }
   }
@@ -248,7 +278,7 @@ TensorList absolute(const TensorList& inputs) {
 // ---------------------------------------------------------------------------------------------
 // einsum
 
-TEST(CudaLinalgEinsum, TwoFloatOperandsGoThroughCublasWithinTheSumBound) {
+TEST(CudaLinalgEinsum, TwoFloatOperandsGoThroughCublasWithinTheirBounds) {
   FUNCSPEC_REQUIRE_GPU();
   Values values(1);
   for (const EinsumCase& c : two_operand_cases()) {
@@ -265,6 +295,56 @@ TEST(CudaLinalgEinsum, TwoFloatOperandsGoThroughCublasWithinTheSumBound) {
       }
     }
   }
+}
+
+TEST(CudaLinalgEinsum, Float32SumsExactInFloat64AreTheCpuBits) {
+  FUNCSPEC_REQUIRE_GPU();
+  // Values on the 2^-12 grid: every float64 sum is exact whatever cuBLAS's order, so both devices
+  // round the same exact sum once and agree bit for bit. A float32 sum (SGEMM) would not.
+  Values values(15);
+  std::vector<EinsumCase> cases = two_operand_cases();
+  cases.push_back({"ij,jk->ik", {{300, 1000}, {1000, 200}}});  // k = 1000: cuBLAS's tiled (split) sums
+  for (const EinsumCase& c : cases) {
+    for (Layout first : kLayouts) {
+      for (Layout second : kLayouts) {
+        TensorList inputs;
+        for (std::size_t k = 0; k < c.shapes.size(); ++k) {
+          inputs.push_back(laid_out(values.grid_units(numel_of(c.shapes[k])), c.shapes[k], DType::Float32,
+                                    k % 2 == 0 ? first : second));
+        }
+        expect_identical(ops::einsum(c.equation, on_cuda(inputs)), ops::einsum(c.equation, inputs),
+                         describe(c, DType::Float32, first, second));
+      }
+    }
+  }
+}
+
+TEST(CudaLinalgEinsum, TwoFloat32OperandsAreCarriedInFloat64LikeTheCpu) {
+  FUNCSPEC_REQUIRE_GPU();
+  // 1e8 + 1 - 1e8 is 1 in float64 but 0 in float32 (SGEMM's answer); 2 + 1e8 + 3 rounds once, to
+  // 100000008 (float32's spacing there is 8).
+  const Tensor a = from_values({1e8, 1, -1e8, 2, 1e8, 3}, {2, 3}, DType::Float32);
+  const Tensor ones = from_values({1, 1, 1, 1, 1, 1}, {3, 2}, DType::Float32);
+  const Tensor got = ops::mm(same_view_on_cuda(a), same_view_on_cuda(ones));
+  expect_identical(got, ops::mm(a, ones), "mm");
+  EXPECT_EQ(got.to_vector<double>(), (std::vector<double>{1, 1, 100000008, 100000008}));
+  const Tensor v = from_values({1e8, 1, -1e8}, {3}, DType::Float32);
+  const Tensor w = from_values({1, 1, 1}, {3}, DType::Float32);
+  expect_identical(ops::dot(same_view_on_cuda(v), same_view_on_cuda(w)), ops::dot(v, w), "dot");
+  EXPECT_EQ(ops::dot(same_view_on_cuda(v), same_view_on_cuda(w)).to_vector<double>(), std::vector<double>{1.0});
+  // A zero sum is +0, as the cpu's (which starts at +0), even when every product is -0.
+  const Tensor negative_zeros = from_values({-0.0, -0.0, -0.0}, {3}, DType::Float32);
+  const Tensor positive = from_values({1, 2, 3}, {3}, DType::Float32);
+  expect_identical(ops::dot(same_view_on_cuda(negative_zeros), same_view_on_cuda(positive)),
+                   ops::dot(negative_zeros, positive), "dot of -0");
+  expect_identical(ops::outer(same_view_on_cuda(negative_zeros), same_view_on_cuda(positive)),
+                   ops::outer(negative_zeros, positive), "outer of -0");
+  // Products beyond float32's range are fine in float64: 1e60 - 1e60 is 0 (in float32, inf - inf).
+  const Tensor big = from_values({1e30, 1e30}, {2}, DType::Float32);
+  const Tensor signs = from_values({1e30, -1e30}, {2}, DType::Float32);
+  const Tensor cancelled = ops::dot(same_view_on_cuda(big), same_view_on_cuda(signs));
+  expect_identical(cancelled, ops::dot(big, signs), "dot 1e60 - 1e60");
+  EXPECT_EQ(cancelled.to_vector<double>(), std::vector<double>{0.0});
 }
 
 TEST(CudaLinalgEinsum, IntegerValuedFloatsAreExactWhateverTheSummationOrder) {
@@ -385,8 +465,8 @@ TEST(CudaLinalgEinsum, NanAndInfinityPropagateThroughCublas) {
 TEST(CudaLinalgEinsum, LargeProductsExerciseTheGridStrideLoops) {
   FUNCSPEC_REQUIRE_GPU();
   Values values(7);
-  // 1.1e6 outputs: cuBLAS straight into the output (float32), the generic kernel (int64), and a
-  // gather plus a scatter (float64, an output order that is no GEMM layout).
+  // 1.1e6 outputs: float32 gathered into float64 and rounded by the scatter, the generic kernel
+  // (int64), and a float64 gather plus a scatter (an output order that is no GEMM layout).
   const Tensor a32 = from_vector(values.small_integers(1100 * 16), {1100, 16}, DType::Float32);
   const Tensor b32 = from_vector(values.small_integers(16 * 1000), {16, 1000}, DType::Float32);
   expect_identical(ops::mm(same_view_on_cuda(a32), same_view_on_cuda(b32)), ops::mm(a32, b32), "large mm");
@@ -608,12 +688,14 @@ TEST(CudaLinalgLu, NanPropagatesAsOnTheCpu) {
 
 #if FUNCSPEC_HAVE_CUDA
 
-// Reads element `offset` (relative to the view's first element) of t's storage, failing the test
-// when it lies outside the storage: what the GPU would read out of bounds.
+// Reads element `offset` (relative to the view's first element) of t's storage as a double (a
+// float32 widened exactly), failing the test when it lies outside the storage: what the GPU would
+// read out of bounds.
 double storage_element(const Tensor& t, std::int64_t offset, const std::string& what) {
   const std::int64_t at = t.storage_offset() + offset;
   EXPECT_TRUE(at >= 0 && at < t.storage()->numel()) << what << ": reads storage element " << at;
   if (at < 0 || at >= t.storage()->numel()) return std::numeric_limits<double>::quiet_NaN();
+  if (t.dtype() == DType::Float32) return static_cast<double>(t.data<float>()[offset]);
   return t.data<double>()[offset];
 }
 
@@ -658,7 +740,8 @@ double op_element(const ReplayOperand& z, const cuda::EinsumGemmOperand& op, std
   return op.transposed ? z.at(base + col + row * op.ld, what) : z.at(base + row + col * op.ld, what);
 }
 
-// The output (row-major, contiguous) that the plan computes for `inputs`.
+// The output (row-major, contiguous) that the plan computes for `inputs`: C in double (the
+// DGEMM), and for a widened plan the scatter's rounding to float32 after adding +0.
 std::vector<double> replay(const cuda::EinsumGemmPlan& g, const TensorList& inputs, std::int64_t out_numel,
                            const std::string& what) {
   const ReplayOperand x = replay_operand(g.x, inputs[g.left], what + " X");
@@ -693,7 +776,8 @@ std::vector<double> replay(const cuda::EinsumGemmPlan& g, const TensorList& inpu
       from += index[d] * g.scatter_from_strides[d];
       to += index[d] * g.scatter_to_strides[d];
     }
-    out.at(static_cast<std::size_t>(to)) = c.at(static_cast<std::size_t>(from));
+    const double value = c.at(static_cast<std::size_t>(from));
+    out.at(static_cast<std::size_t>(to)) = g.widened ? static_cast<double>(static_cast<float>(value + 0.0)) : value;
     for (std::size_t d = index.size(); d-- > 0;) {
       if (++index[d] < g.scatter_sizes[d]) break;
       index[d] = 0;
@@ -710,68 +794,131 @@ std::optional<cuda::EinsumGemmPlan> gemm_plan_for(const std::string& equation, c
     shapes.push_back(t.shape());
     strides.push_back(t.strides());
   }
-  return cuda::plan_einsum_gemm(cpu::plan_einsum(equation, shapes), shapes, strides, out.strides());
+  return cuda::plan_einsum_gemm(cpu::plan_einsum(equation, shapes), shapes, strides, out.strides(), out.dtype());
 }
 
+// float64 on small integers and float32 on the 2^-12 grid: sums exact in double, so the replay
+// (which sums in its own order, like cuBLAS) must give the cpu's bits, after the float32 rounding.
 TEST(CudaLinalgEinsumGemmPlan, ReplayedOnTheHostEqualsTheCpuKernel) {
   Values values(13);
-  for (const EinsumCase& c : two_operand_cases()) {
-    for (Layout first : kLayouts) {
-      for (Layout second : kLayouts) {
-        const TensorList inputs = einsum_inputs(c, DType::Float64, first, second, values, true);
-        const std::string what = describe(c, DType::Float64, first, second);
-        const Tensor want = ops::einsum(c.equation, inputs);
-        const std::optional<cuda::EinsumGemmPlan> g = gemm_plan_for(c.equation, inputs, want);
-        if (summed_count(c.equation, c.shapes) == 0) {
-          EXPECT_FALSE(g.has_value()) << what << ": an empty contraction is the generic kernel's";
-          continue;
+  for (DType dtype : {DType::Float64, DType::Float32}) {
+    for (const EinsumCase& c : two_operand_cases()) {
+      for (Layout first : kLayouts) {
+        for (Layout second : kLayouts) {
+          TensorList inputs;
+          for (std::size_t k = 0; k < c.shapes.size(); ++k) {
+            const std::int64_t n = numel_of(c.shapes[k]);
+            inputs.push_back(laid_out(dtype == DType::Float32 ? values.grid_units(n) : values.small_integers(n),
+                                      c.shapes[k], dtype, k % 2 == 0 ? first : second));
+          }
+          const std::string what = describe(c, dtype, first, second);
+          const Tensor want = ops::einsum(c.equation, inputs);
+          const std::optional<cuda::EinsumGemmPlan> g = gemm_plan_for(c.equation, inputs, want);
+          if (summed_count(c.equation, c.shapes) == 0) {
+            EXPECT_FALSE(g.has_value()) << what << ": an empty contraction is the generic kernel's";
+            continue;
+          }
+          ASSERT_TRUE(g.has_value()) << what;
+          EXPECT_EQ(g->widened, dtype == DType::Float32) << what;
+          if (g->widened) {
+            // float32 reaches cuBLAS only as float64 copies, and C only through the rounding scatter.
+            EXPECT_TRUE(g->x.gathered && g->y.gathered) << what;
+            EXPECT_FALSE(g->direct_output) << what;
+          }
+          if (want.numel() == 0) continue;  // the kernel returns before running the plan
+          const std::vector<double> got = replay(*g, inputs, want.numel(), what);
+          EXPECT_EQ(got, want.to_vector<double>()) << what;
         }
-        ASSERT_TRUE(g.has_value()) << what;
-        if (want.numel() == 0) continue;  // the kernel returns before running the plan
-        const std::vector<double> got = replay(*g, inputs, want.numel(), what);
-        EXPECT_EQ(got, want.to_vector<double>()) << what;
       }
     }
   }
 }
 
+TEST(CudaLinalgEinsumGemmPlan, Float32RoundsOnceLikeTheCpu) {
+  // Sums that float32 cannot carry: 1e8 + 1 - 1e8 (1 in float64), and 2 + 1e8 + 3 rounded once.
+  const Tensor a = from_values({1e8, 1, -1e8, 2, 1e8, 3}, {2, 3}, DType::Float32);
+  const Tensor b = from_values({1, 1, 1, 1, 1, 1}, {3, 2}, DType::Float32);
+  const Tensor want = ops::einsum("ij,jk->ik", {a, b});
+  ASSERT_EQ(want.to_vector<double>(), (std::vector<double>{1, 1, 100000008, 100000008}));
+  const std::optional<cuda::EinsumGemmPlan> g = gemm_plan_for("ij,jk->ik", {a, b}, want);
+  ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(replay(*g, {a, b}, want.numel(), "mm"), want.to_vector<double>());
+}
+
 TEST(CudaLinalgEinsumGemmPlan, CommonProductsReadAndWriteInPlace) {
   Values values(14);
-  const Tensor a = from_vector(values.units(64 * 32), {64, 32}, DType::Float32);
-  const Tensor a_column_major = laid_out(values.units(64 * 32), {64, 32}, DType::Float32, Layout::ColumnMajor);
-  const Tensor b = from_vector(values.units(32 * 48), {32, 48}, DType::Float32);
-  const Tensor b_column_major = laid_out(values.units(32 * 48), {32, 48}, DType::Float32, Layout::ColumnMajor);
-  const Tensor batched_a = from_vector(values.units(3 * 64 * 32), {3, 64, 32}, DType::Float32);
-  const Tensor batched_b = from_vector(values.units(3 * 32 * 48), {3, 32, 48}, DType::Float32);
-  const Tensor v = from_vector(values.units(32), {32}, DType::Float32);
-  const std::vector<std::pair<std::string, TensorList>> cases = {
-      {"ij,jk->ik", {a, b}},                            // mm, the benchmark's case
-      {"ij,jk->ik", {a_column_major, b_column_major}},  // mm of transposed storage
-      {"ij,jk->ki", {a, b}},                            // the product's transpose: the operands swap roles
-      {"bij,bjk->bik", {batched_a, batched_b}},         // bmm
-      {"...ij,...jk->...ik", {batched_a, b}},           // matmul with a shared matrix
-      {"ij,j->i", {a, v}},                              // mv
-      {"i,i->", {v, v}},                                // dot
-  };
-  for (const auto& [equation, inputs] : cases) {
-    const Tensor out = ops::einsum(equation, inputs);
-    const std::optional<cuda::EinsumGemmPlan> g = gemm_plan_for(equation, inputs, out);
-    ASSERT_TRUE(g.has_value()) << equation;
-    EXPECT_FALSE(g->x.gathered) << equation;
-    EXPECT_FALSE(g->y.gathered) << equation;
-    EXPECT_TRUE(g->direct_output) << equation;
+  for (DType dtype : {DType::Float64, DType::Float32}) {
+    const Tensor a = from_vector(values.units(64 * 32), {64, 32}, dtype);
+    const Tensor a_column_major = laid_out(values.units(64 * 32), {64, 32}, dtype, Layout::ColumnMajor);
+    const Tensor b = from_vector(values.units(32 * 48), {32, 48}, dtype);
+    const Tensor b_column_major = laid_out(values.units(32 * 48), {32, 48}, dtype, Layout::ColumnMajor);
+    const Tensor batched_a = from_vector(values.units(3 * 64 * 32), {3, 64, 32}, dtype);
+    const Tensor batched_b = from_vector(values.units(3 * 32 * 48), {3, 32, 48}, dtype);
+    const Tensor v = from_vector(values.units(32), {32}, dtype);
+    // With `flat`: the operands and the output are contiguous, so each float32 copy is one flat dim.
+    struct Product {
+      std::string equation;
+      TensorList inputs;
+      bool flat;
+    };
+    const std::vector<Product> cases = {
+        {"ij,jk->ik", {a, b}, true},                             // mm, the benchmark's case
+        {"ij,jk->ik", {a_column_major, b_column_major}, false},  // mm of transposed storage
+        {"ij,jk->ki", {a, b}, false},                            // the product's transpose: the operands swap roles
+        {"bij,bjk->bik", {batched_a, batched_b}, true},          // bmm
+        {"...ij,...jk->...ik", {batched_a, b}, true},            // matmul with a shared matrix
+        {"ij,j->i", {a, v}, true},                               // mv
+        {"i,i->", {v, v}, true},                                 // dot
+    };
+    for (const Product& p : cases) {
+      const std::string what = p.equation + " " + std::string(dtype_name(dtype));
+      const Tensor out = ops::einsum(p.equation, p.inputs);
+      const std::optional<cuda::EinsumGemmPlan> g = gemm_plan_for(p.equation, p.inputs, out);
+      ASSERT_TRUE(g.has_value()) << what;
+      if (dtype == DType::Float64) {
+        EXPECT_FALSE(g->x.gathered) << what;
+        EXPECT_FALSE(g->y.gathered) << what;
+        EXPECT_TRUE(g->direct_output) << what;
+        continue;
+      }
+      // float32: widened on the way in, rounded on the way out; contiguous copies are flat.
+      EXPECT_TRUE(g->widened) << what;
+      EXPECT_TRUE(g->x.gathered && g->y.gathered) << what;
+      EXPECT_FALSE(g->direct_output) << what;
+      if (p.flat) {
+        EXPECT_EQ(g->x.gather_strides, std::vector<std::int64_t>{1}) << what;
+        EXPECT_EQ(g->y.gather_strides, std::vector<std::int64_t>{1}) << what;
+        // (dot's output has rank 0: its scatter has no dims at all.)
+        const std::vector<std::int64_t> unit =
+            out.dim() == 0 ? std::vector<std::int64_t>{} : std::vector<std::int64_t>{1};
+        EXPECT_EQ(g->scatter_from_strides, unit) << what;
+        EXPECT_EQ(g->scatter_to_strides, unit) << what;
+      }
+    }
   }
-  // The benchmark's 4096x4096 product: one SGEMM, no copies.
+  // The benchmark's 4096x4096 product: in float64 one DGEMM, no copies; in float32 one DGEMM
+  // between three flat copies (two widening, one rounding).
   const cpu::EinsumPlan plan = cpu::plan_einsum("ij,jk->ik", {{4096, 4096}, {4096, 4096}});
-  const std::optional<cuda::EinsumGemmPlan> g =
-      cuda::plan_einsum_gemm(plan, {{4096, 4096}, {4096, 4096}}, {{4096, 1}, {4096, 1}}, {4096, 1});
-  ASSERT_TRUE(g.has_value());
-  EXPECT_EQ(g->batch, 1);
-  EXPECT_EQ(g->m, 4096);
-  EXPECT_EQ(g->n, 4096);
-  EXPECT_EQ(g->k, 4096);
-  EXPECT_FALSE(g->x.gathered || g->y.gathered || g->x.transposed || g->y.transposed);
-  EXPECT_TRUE(g->direct_output);
+  for (DType dtype : {DType::Float64, DType::Float32}) {
+    const std::optional<cuda::EinsumGemmPlan> g =
+        cuda::plan_einsum_gemm(plan, {{4096, 4096}, {4096, 4096}}, {{4096, 1}, {4096, 1}}, {4096, 1}, dtype);
+    ASSERT_TRUE(g.has_value());
+    EXPECT_EQ(g->batch, 1);
+    EXPECT_EQ(g->m, 4096);
+    EXPECT_EQ(g->n, 4096);
+    EXPECT_EQ(g->k, 4096);
+    EXPECT_FALSE(g->x.transposed || g->y.transposed);
+    if (dtype == DType::Float64) {
+      EXPECT_FALSE(g->x.gathered || g->y.gathered);
+      EXPECT_TRUE(g->direct_output);
+    } else {
+      const std::vector<std::int64_t> flat = {4096 * 4096};
+      EXPECT_EQ(g->x.gather_sizes, flat);
+      EXPECT_EQ(g->y.gather_sizes, flat);
+      EXPECT_EQ(g->scatter_sizes, flat);
+      EXPECT_FALSE(g->direct_output);
+    }
+  }
 }
 
 #endif  // FUNCSPEC_HAVE_CUDA
