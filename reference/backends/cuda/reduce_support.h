@@ -54,7 +54,21 @@ __device__ inline T from_accumulator(Acc a) {
 class DeviceScratch {
  public:
   explicit DeviceScratch(std::size_t nbytes) {
-    if (nbytes > 0) check_cuda_status(static_cast<int>(cudaMallocAsync(&data_, nbytes, 0)), "cudaMallocAsync");
+    if (nbytes == 0) return;
+    // The pool keeps what is freed instead of handing it back to the driver at each synchronisation,
+    // so a reduction run in a loop does not map new memory every time.
+    static const bool pool_keeps_memory = [] {
+      int device = 0;
+      cudaMemPool_t pool = nullptr;
+      if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess) {
+        cudaGetLastError();  // not fatal: allocations still work, only slower
+        return false;
+      }
+      std::uint64_t threshold = UINT64_MAX;
+      return cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold) == cudaSuccess;
+    }();
+    static_cast<void>(pool_keeps_memory);
+    check_cuda_status(static_cast<int>(cudaMallocAsync(&data_, nbytes, 0)), "cudaMallocAsync");
   }
   ~DeviceScratch() {
     if (data_ != nullptr) cudaFreeAsync(data_, 0);
