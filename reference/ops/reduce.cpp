@@ -7,7 +7,8 @@
 // float32 in float64, float64 in float64, the oracle dtype in itself, bool and int64 in 64-bit
 // integers that wrap on overflow (two's complement, as PyTorch). `dim=None` and `dim=[]` both mean
 // every dim (PyTorch's rule for an empty list); on a rank-0 tensor dims 0 and -1 are accepted and
-// reduce nothing.
+// reduce nothing. The CUDA kernels keep this order up to 4096 reduced elements and use a fixed
+// chunked tree beyond (NOTE: [cuda reduction order] in backends/cuda/reduce_launch.h).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 
 #include "reference/api/conversion.h"
 #include "reference/backends/cpu/reduce.h"
+#include "reference/backends/cuda/reduce.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -69,11 +71,20 @@ void check_nonempty_reduction(std::string_view op, const Tensor& self, std::span
 }
 
 using ReduceKernel = void (*)(const Tensor&, const Tensor&, std::span<const std::int64_t>);
+using ReduceDimsOf = std::function<std::vector<std::int64_t>(const Tensor& self, const Attrs& attrs)>;
 
-// Declares a reduction `name(Tensor self, int[]? dim=None, bool keepdim=False...)` whose kernel takes
+// One backend's kernel function: `kernel` on the input, the output and the dims `dims_of` reads from
+// the attributes (shared by the backends); empty where the backend has no kernel (a cuda kernel in
+// a build without CUDA, see FUNCSPEC_CUDA_KERNEL).
+KernelFn reduce_kernel_fn(ReduceKernel kernel, const ReduceDimsOf& dims_of) {
+  if (kernel == nullptr) return nullptr;
+  return [kernel, dims_of](const KernelArgs& a) { kernel(a.inputs[0], a.outputs[0], dims_of(a.inputs[0], a.attrs)); };
+}
+
+// Declares a reduction `name(Tensor self, int[]? dim=None, bool keepdim=False...)` whose kernels take
 // the reduced dims. `output_dtype` maps the canonical input's dtype to the result's.
-OpDef& add_dims_reduction(OpRegistry& registry, std::string_view schema, std::string summary, ReduceKernel kernel,
-                          DType (*output_dtype)(DType), bool needs_identity) {
+OpDef& add_dims_reduction(OpRegistry& registry, std::string_view schema, std::string summary, ReduceKernel cpu_kernel,
+                          ReduceKernel cuda_kernel, DType (*output_dtype)(DType), bool needs_identity) {
   OpDef& op = registry.add(schema, OpKind::Primitive, "reduce", std::move(summary));
   op.infer = [name = op.name(), output_dtype, needs_identity](const TensorList& in,
                                                               const Attrs& attrs) -> std::vector<TensorMeta> {
@@ -81,9 +92,11 @@ OpDef& add_dims_reduction(OpRegistry& registry, std::string_view schema, std::st
     if (needs_identity) check_nonempty_reduction(name, in[0], dims);
     return {{reduced_shape(in[0].shape(), dims, attrs.get_bool("keepdim")), output_dtype(in[0].dtype())}};
   };
-  op.cpu_kernel = [name = op.name(), kernel](const KernelArgs& a) {
-    kernel(a.inputs[0], a.outputs[0], reduced_dims(a.inputs[0], a.attrs, name));
+  const ReduceDimsOf dims_of = [name = op.name()](const Tensor& self, const Attrs& attrs) {
+    return reduced_dims(self, attrs, name);
   };
+  op.cpu_kernel = reduce_kernel_fn(cpu_kernel, dims_of);
+  op.cuda_kernel = reduce_kernel_fn(cuda_kernel, dims_of);
   return op;
 }
 
@@ -97,10 +110,11 @@ TensorList cast_for_accumulation(const TensorList& in, const Attrs& attrs) {
   return {cast_to(in[0], requested.value_or(natural))};
 }
 
-void register_arg_reduction(OpRegistry& registry, std::string_view schema, std::string summary, ReduceKernel kernel) {
+void register_arg_reduction(OpRegistry& registry, std::string_view schema, std::string summary, ReduceKernel cpu_kernel,
+                            ReduceKernel cuda_kernel) {
   OpDef& op = registry.add(schema, OpKind::Primitive, "reduce", std::move(summary));
   // dim=None reduces the flattened tensor: the index counts in row-major order over every dim.
-  auto dims_of = [name = op.name()](const Tensor& self, const Attrs& attrs) {
+  const ReduceDimsOf dims_of = [name = op.name()](const Tensor& self, const Attrs& attrs) {
     if (const std::optional<std::int64_t> dim = attrs.get_optional_int("dim")) {
       const std::int64_t wrapped = wrap_dim(*dim, self.dim(), name);
       return self.dim() == 0 ? std::vector<std::int64_t>{} : std::vector<std::int64_t>{wrapped};
@@ -113,9 +127,8 @@ void register_arg_reduction(OpRegistry& registry, std::string_view schema, std::
     check_nonempty_reduction(name, in[0], dims);
     return {{reduced_shape(in[0].shape(), dims, attrs.get_bool("keepdim")), DType::Int64}};
   };
-  op.cpu_kernel = [kernel, dims_of](const KernelArgs& a) {
-    kernel(a.inputs[0], a.outputs[0], dims_of(a.inputs[0], a.attrs));
-  };
+  op.cpu_kernel = reduce_kernel_fn(cpu_kernel, dims_of);
+  op.cuda_kernel = reduce_kernel_fn(cuda_kernel, dims_of);
 }
 
 double norm_order(const Attrs& attrs) {
@@ -137,9 +150,15 @@ void register_norm(OpRegistry& registry) {
     if (std::isinf(p)) check_nonempty_reduction(fmt::format("norm with p={}", p), in[0], dims);
     return {{reduced_shape(in[0].shape(), dims, attrs.get_bool("keepdim")), in[0].dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::norm_kernel(a.inputs[0], a.outputs[0], reduced_dims(a.inputs[0], a.attrs, "norm"), norm_order(a.attrs));
+  using NormKernel = void (*)(const Tensor&, const Tensor&, std::span<const std::int64_t>, double);
+  auto norm_kernel = [](NormKernel kernel) -> KernelFn {
+    if (kernel == nullptr) return nullptr;
+    return [kernel](const KernelArgs& a) {
+      kernel(a.inputs[0], a.outputs[0], reduced_dims(a.inputs[0], a.attrs, "norm"), norm_order(a.attrs));
+    };
   };
+  op.cpu_kernel = norm_kernel(cpu::norm_kernel);
+  op.cuda_kernel = norm_kernel(FUNCSPEC_CUDA_KERNEL(cuda::norm_kernel));
 }
 
 // The attributes a composite passes on to the reductions it is built from.
@@ -223,35 +242,36 @@ void register_reduce_ops(OpRegistry& registry) {
   {
     OpDef& op = add_dims_reduction(
         registry, "sum(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
-        "sum over dim (bool/int64 sum into int64; float32 accumulates in float64)", cpu::sum_kernel, same_dtype, false);
+        "sum over dim (bool/int64 sum into int64; float32 accumulates in float64)", cpu::sum_kernel,
+        FUNCSPEC_CUDA_KERNEL(cuda::sum_kernel), same_dtype, false);
     op.canonicalize = cast_for_accumulation;
     op.derive_out = true;
   }
   add_dims_reduction(registry,
                      "prod(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
                      "product over dim (bool/int64 multiply into int64; float32 accumulates in float64)",
-                     cpu::prod_kernel, same_dtype, false)
+                     cpu::prod_kernel, FUNCSPEC_CUDA_KERNEL(cuda::prod_kernel), same_dtype, false)
       .canonicalize = cast_for_accumulation;
   add_dims_reduction(registry, "amax(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
                      "largest value over dim; NaN propagates; an empty reduction is an error", cpu::amax_kernel,
-                     same_dtype, true);
+                     FUNCSPEC_CUDA_KERNEL(cuda::amax_kernel), same_dtype, true);
   add_dims_reduction(registry, "amin(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
                      "smallest value over dim; NaN propagates; an empty reduction is an error", cpu::amin_kernel,
-                     same_dtype, true);
+                     FUNCSPEC_CUDA_KERNEL(cuda::amin_kernel), same_dtype, true);
   add_dims_reduction(registry, "all(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
-                     "whether every element over dim is non-zero (True when empty)", cpu::all_kernel, bool_dtype,
-                     false);
+                     "whether every element over dim is non-zero (True when empty)", cpu::all_kernel,
+                     FUNCSPEC_CUDA_KERNEL(cuda::all_kernel), bool_dtype, false);
   add_dims_reduction(registry, "any(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
-                     "whether some element over dim is non-zero (False when empty)", cpu::any_kernel, bool_dtype,
-                     false);
+                     "whether some element over dim is non-zero (False when empty)", cpu::any_kernel,
+                     FUNCSPEC_CUDA_KERNEL(cuda::any_kernel), bool_dtype, false);
   register_arg_reduction(registry, "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
                          "int64 index of the first largest value over dim (of the flattened tensor when None); NaN "
                          "counts as largest",
-                         cpu::argmax_kernel);
+                         cpu::argmax_kernel, FUNCSPEC_CUDA_KERNEL(cuda::argmax_kernel));
   register_arg_reduction(registry, "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
                          "int64 index of the first smallest value over dim (of the flattened tensor when None); NaN "
                          "counts as smallest",
-                         cpu::argmin_kernel);
+                         cpu::argmin_kernel, FUNCSPEC_CUDA_KERNEL(cuda::argmin_kernel));
   register_norm(registry);
   register_mean(registry);
   register_var_std(registry);

@@ -1,10 +1,12 @@
 // Scans (cumsum, cumprod) and reorderings (flip, roll, sort, topk). Scans follow NOTE: [reduction
 // order]: each prefix is accumulated sequentially along dim in the wider accumulation type and
 // rounded once. sort is always stable, with NaN ordered as the largest value; topk is the prefix of
-// that sort, so its ties also go to the lower index.
+// that sort, so its ties also go to the lower index. The CUDA kernels compute the same orders
+// (backends/cuda/scan_launch.h): sequential scans, a stable merge sort.
 #include <fmt/format.h>
 
 #include "reference/backends/cpu/scan.h"
+#include "reference/backends/cuda/scan.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -14,8 +16,21 @@ namespace funcspec {
 namespace {
 
 using ScanKernel = void (*)(const Tensor&, const Tensor&, std::int64_t);
+using FlipKernel = void (*)(const Tensor&, const Tensor&, std::span<const std::int64_t>);
+using RollKernel = void (*)(const Tensor&, const Tensor&, std::span<const std::int64_t>, std::span<const std::int64_t>);
+using SortKernel = void (*)(const Tensor&, const Tensor&, const Tensor&, std::int64_t, bool);
 
-void register_scan(OpRegistry& registry, std::string_view schema, std::string summary, ScanKernel kernel) {
+// One backend's kernel function from its kernel and how the attributes become its arguments (shared
+// by the backends): `call(kernel, args)`. Empty where the backend has no kernel (a cuda kernel in a
+// build without CUDA, see FUNCSPEC_CUDA_KERNEL).
+template <typename Kernel, typename Call>
+KernelFn scan_kernel_fn(Kernel kernel, Call call) {
+  if (kernel == nullptr) return nullptr;
+  return [kernel, call](const KernelArgs& a) { call(kernel, a); };
+}
+
+void register_scan(OpRegistry& registry, std::string_view schema, std::string summary, ScanKernel cpu_kernel,
+                   ScanKernel cuda_kernel) {
   OpDef& op = registry.add(schema, OpKind::Primitive, "scan", std::move(summary));
   // The dtype rule of sum: `dtype` casts the input first; without it bool and int64 scan in int64.
   op.canonicalize = [](const TensorList& in, const Attrs& attrs) -> TensorList {
@@ -26,9 +41,11 @@ void register_scan(OpRegistry& registry, std::string_view schema, std::string su
     wrap_dim(attrs.get_int("dim"), in[0].dim(), name);
     return {{in[0].shape(), in[0].dtype()}};
   };
-  op.cpu_kernel = [name = op.name(), kernel](const KernelArgs& a) {
+  const auto run = [name = op.name()](ScanKernel kernel, const KernelArgs& a) {
     kernel(a.inputs[0], a.outputs[0], wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), name));
   };
+  op.cpu_kernel = scan_kernel_fn(cpu_kernel, run);
+  op.cuda_kernel = scan_kernel_fn(cuda_kernel, run);
 }
 
 void register_flip(OpRegistry& registry) {
@@ -38,9 +55,11 @@ void register_flip(OpRegistry& registry) {
     wrap_dims(attrs.get_int_list("dims"), in[0].dim(), "flip");
     return {{in[0].shape(), in[0].dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::flip_kernel(a.inputs[0], a.outputs[0], wrap_dims(a.attrs.get_int_list("dims"), a.inputs[0].dim(), "flip"));
+  const auto run = [](FlipKernel kernel, const KernelArgs& a) {
+    kernel(a.inputs[0], a.outputs[0], wrap_dims(a.attrs.get_int_list("dims"), a.inputs[0].dim(), "flip"));
   };
+  op.cpu_kernel = scan_kernel_fn(&cpu::flip_kernel, run);
+  op.cuda_kernel = scan_kernel_fn<FlipKernel>(FUNCSPEC_CUDA_KERNEL(&cuda::flip_kernel), run);
 }
 
 // roll's dims, wrapped one by one (a dim may repeat: its shifts add up, as in PyTorch).
@@ -69,9 +88,11 @@ void register_roll(OpRegistry& registry) {
     roll_dims(in[0], attrs);
     return {{in[0].shape(), in[0].dtype()}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::roll_kernel(a.inputs[0], a.outputs[0], a.attrs.get_int_list("shifts"), roll_dims(a.inputs[0], a.attrs));
+  const auto run = [](RollKernel kernel, const KernelArgs& a) {
+    kernel(a.inputs[0], a.outputs[0], a.attrs.get_int_list("shifts"), roll_dims(a.inputs[0], a.attrs));
   };
+  op.cpu_kernel = scan_kernel_fn(&cpu::roll_kernel, run);
+  op.cuda_kernel = scan_kernel_fn<RollKernel>(FUNCSPEC_CUDA_KERNEL(&cuda::roll_kernel), run);
 }
 
 void register_sort(OpRegistry& registry) {
@@ -83,10 +104,12 @@ void register_sort(OpRegistry& registry) {
     wrap_dim(attrs.get_int("dim"), in[0].dim(), "sort");
     return {{in[0].shape(), in[0].dtype()}, {in[0].shape(), DType::Int64}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::sort_kernel(a.inputs[0], a.outputs[0], a.outputs[1],
-                     wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "sort"), a.attrs.get_bool("descending"));
+  const auto run = [](SortKernel kernel, const KernelArgs& a) {
+    kernel(a.inputs[0], a.outputs[0], a.outputs[1], wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "sort"),
+           a.attrs.get_bool("descending"));
   };
+  op.cpu_kernel = scan_kernel_fn(&cpu::sort_kernel, run);
+  op.cuda_kernel = scan_kernel_fn<SortKernel>(FUNCSPEC_CUDA_KERNEL(&cuda::sort_kernel), run);
 }
 
 void register_topk(OpRegistry& registry) {
@@ -106,20 +129,23 @@ void register_topk(OpRegistry& registry) {
     if (!shape.empty()) shape[static_cast<std::size_t>(dim)] = k;
     return {{shape, in[0].dtype()}, {shape, DType::Int64}};
   };
-  op.cpu_kernel = [](const KernelArgs& a) {
-    cpu::topk_kernel(a.inputs[0], a.outputs[0], a.outputs[1],
-                     wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "topk"), a.attrs.get_bool("largest"));
+  const auto run = [](SortKernel kernel, const KernelArgs& a) {
+    kernel(a.inputs[0], a.outputs[0], a.outputs[1], wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), "topk"),
+           a.attrs.get_bool("largest"));
   };
+  op.cpu_kernel = scan_kernel_fn(&cpu::topk_kernel, run);
+  op.cuda_kernel = scan_kernel_fn<SortKernel>(FUNCSPEC_CUDA_KERNEL(&cuda::topk_kernel), run);
 }
 
 }  // namespace
 
 void register_scan_ops(OpRegistry& registry) {
   register_scan(registry, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
-                "running sums along dim (bool/int64 into int64; float32 accumulates in float64)", cpu::cumsum_kernel);
+                "running sums along dim (bool/int64 into int64; float32 accumulates in float64)", cpu::cumsum_kernel,
+                FUNCSPEC_CUDA_KERNEL(cuda::cumsum_kernel));
   register_scan(registry, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
                 "running products along dim (bool/int64 into int64; float32 accumulates in float64)",
-                cpu::cumprod_kernel);
+                cpu::cumprod_kernel, FUNCSPEC_CUDA_KERNEL(cuda::cumprod_kernel));
   register_flip(registry);
   register_roll(registry);
   register_sort(registry);
