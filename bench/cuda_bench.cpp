@@ -34,15 +34,15 @@ bool skipped_without_gpu(benchmark::State& state) {
 }
 
 Tensor random_on(Device device, const std::vector<std::int64_t>& shape, double scale = 1.0) {
-  const Tensor r = call_one("randn", {}, {{"size", shape}, {"dtype", DType::Float32},
-                                          {"device", std::string(device_name(device))}});
+  const Tensor r =
+      call_one("randn", {}, {{"size", shape}, {"dtype", DType::Float32}, {"device", std::string(device_name(device))}});
   return scale == 1.0 ? r : ops::mul(r, ops::lit(scale));
 }
 
 void report_bandwidth(benchmark::State& state, double bytes_per_iteration) {
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes_per_iteration) * state.iterations());
-  state.counters["of_peak"] = benchmark::Counter(bytes_per_iteration / kH200PeakBytesPerSecond,
-                                                 benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["of_peak"] =
+      benchmark::Counter(bytes_per_iteration / kH200PeakBytesPerSecond, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // Runs `body` per iteration, waiting for the GPU each time.
@@ -124,7 +124,9 @@ Mlp make_mlp(Device device) {
           random_on(device, {10}, 0.1),
           random_on(device, {kBatch, 784}),
           call_one("randint", {},
-                   {{"low", std::int64_t{0}}, {"high", std::int64_t{10}}, {"size", std::vector<std::int64_t>{kBatch}},
+                   {{"low", std::int64_t{0}},
+                    {"high", std::int64_t{10}},
+                    {"size", std::vector<std::int64_t>{kBatch}},
                     {"device", where}})};
 }
 
@@ -142,8 +144,8 @@ void per_sample_grads(benchmark::State& state, Device device) {
       PyTree::tuple({PyTree::none(), PyTree::none(), PyTree::none(), PyTree::none(), PyTree(0), PyTree(0)});
   const PyFunction per_sample = transforms::vmap(
       transforms::grad(example_loss, transforms::GradOptions{transforms::Argnums::many({0, 1, 2, 3}), false}), options);
-  const std::vector<PyTree> args{PyTree(m.w1),     PyTree(m.b1),     PyTree(m.w2),
-                                 PyTree(m.b2),     PyTree(m.inputs), PyTree(m.targets)};
+  const std::vector<PyTree> args{PyTree(m.w1), PyTree(m.b1),     PyTree(m.w2),
+                                 PyTree(m.b2), PyTree(m.inputs), PyTree(m.targets)};
   if (device == Device::Cuda) {
     timed_on_gpu(state, [&] { benchmark::DoNotOptimize(per_sample(args)); });
   } else {

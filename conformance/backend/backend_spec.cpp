@@ -91,8 +91,9 @@ std::unique_ptr<Backend> make_backend(std::string_view spec) {
     if (words.empty()) throw BackendError(fmt::format("'{}' names no command (expected exec:COMMAND)", spec));
     return make_exec_backend(std::string(spec), words);
   }
-  throw BackendError(
-      fmt::format("unknown backend '{}' (expected reference, reference-cuda, plugin:PATH to a shared library, or exec:COMMAND)", spec));
+  throw BackendError(fmt::format(
+      "unknown backend '{}' (expected reference, reference-cuda, plugin:PATH to a shared library, or exec:COMMAND)",
+      spec));
 }
 
 }  // namespace funcspec::conformance

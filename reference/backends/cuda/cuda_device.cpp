@@ -68,8 +68,7 @@ void copy_device_to_host(void* host_dst, const void* device_src, std::size_t nby
 
 void copy_device_to_device(void* device_dst, const void* device_src, std::size_t nbytes) {
   if (nbytes == 0) return;
-  check_cuda_status(cudaMemcpy(device_dst, device_src, nbytes, cudaMemcpyDeviceToDevice),
-                    "cudaMemcpy on the device");
+  check_cuda_status(cudaMemcpy(device_dst, device_src, nbytes, cudaMemcpyDeviceToDevice), "cudaMemcpy on the device");
 }
 
 void synchronize() { check_cuda_status(cudaDeviceSynchronize(), "a kernel (reported by cudaDeviceSynchronize)"); }

@@ -14,7 +14,6 @@
 namespace funcspec::cuda {
 namespace dynamic_glue {
 
-
 // Runs `count` (which writes one count per chunk of `numel` elements into a device buffer) and
 // returns each chunk's first output position, on the device, and the total count.
 template <typename Count>

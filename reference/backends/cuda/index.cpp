@@ -10,7 +10,6 @@
 namespace funcspec::cuda {
 namespace index_glue {
 
-
 std::int64_t stride_of(const Tensor& t, std::int64_t dim) { return t.dim() == 0 ? 0 : t.strides()[as_index(dim)]; }
 
 // The kernels' name for dim: -1 for a rank-0 tensor, which has none.

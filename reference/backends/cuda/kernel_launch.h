@@ -24,6 +24,6 @@ inline void check_launch(const char* what) { check_cuda_status(static_cast<int>(
 }  // namespace funcspec::cuda
 
 // The grid-stride loop over [0, n): i is this thread's first index, then every grid's width on.
-#define FUNCSPEC_GRID_STRIDE_LOOP(i, n)                                                                 \
+#define FUNCSPEC_GRID_STRIDE_LOOP(i, n)                                                            \
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
        i += static_cast<std::int64_t>(blockDim.x) * gridDim.x)

@@ -13,7 +13,6 @@
 namespace funcspec::cuda {
 namespace random_glue {
 
-
 // The same over float32 and float64 (the op layer has rejected the other dtypes).
 template <typename Fn>
 void visit_cuda_floating_dtype(DType dtype, Fn&& fn) {

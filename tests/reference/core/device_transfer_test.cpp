@@ -36,7 +36,8 @@ TEST(DeviceTransfer, WithoutAGpuMovingToCudaRaisesCudaNotAvailable) {
 
 TEST(DeviceTransfer, TheOracleDtypeStaysOnTheCpu) {
   if (cuda::device_count() == 0) GTEST_SKIP() << "no GPU: " << cuda::device_description();
-  expect_error_kind(ErrorKind::DtypeNotSupported, [] { to_device(from_values({1}, {1}, DType::Oracle), Device::Cuda); });
+  expect_error_kind(ErrorKind::DtypeNotSupported,
+                    [] { to_device(from_values({1}, {1}, DType::Oracle), Device::Cuda); });
 }
 
 }  // namespace funcspec::device_transfer_test

@@ -12,11 +12,11 @@
 #include "reference/ops/dispatch.h"
 
 // Skips the current test, with the reason, when no GPU is usable.
-#define FUNCSPEC_REQUIRE_GPU()                                                           \
-  do {                                                                                   \
-    if (::funcspec::cuda::device_count() == 0) {                                         \
-      GTEST_SKIP() << "no GPU: " << ::funcspec::cuda::device_description();              \
-    }                                                                                    \
+#define FUNCSPEC_REQUIRE_GPU()                                              \
+  do {                                                                      \
+    if (::funcspec::cuda::device_count() == 0) {                            \
+      GTEST_SKIP() << "no GPU: " << ::funcspec::cuda::device_description(); \
+    }                                                                       \
   } while (false)
 
 namespace funcspec::cuda_testing {

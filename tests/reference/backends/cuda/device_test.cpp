@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "reference/backends/cuda/cuda_device.h"
+#include "reference/random/philox.h"
 #include "tests/reference/backends/cuda/cuda_test_support.h"
 #include "tests/reference/test_support.h"
-#include "reference/random/philox.h"
 
 namespace funcspec::cuda_philox_test {
 
@@ -39,10 +39,13 @@ using cuda_testing::expect_identical;
 TEST(CudaTransfer, RoundTripsKeepValuesForEveryLayoutAndDtype) {
   FUNCSPEC_REQUIRE_GPU();
   for (DType dtype : {DType::Bool, DType::Int64, DType::Float32, DType::Float64}) {
-    const Tensor base = call_one("to_dtype", {from_values({0, 1, -2, 3.5, 4, -0.0, 6, 7, 8, 9, 10, 11}, {3, 4})},
-                                 {{"dtype", dtype}});
-    const TensorList views = {base, Tensor::view_of(base, {4, 3}, {1, 4}, 0), Tensor::view_of(base, {2, 2}, {4, 2}, 1),
-                              Tensor::view_of(base, {3, 4}, {0, 1}, 4), Tensor::view_of(base, {0, 4}, {4, 1}, 0),
+    const Tensor base =
+        call_one("to_dtype", {from_values({0, 1, -2, 3.5, 4, -0.0, 6, 7, 8, 9, 10, 11}, {3, 4})}, {{"dtype", dtype}});
+    const TensorList views = {base,
+                              Tensor::view_of(base, {4, 3}, {1, 4}, 0),
+                              Tensor::view_of(base, {2, 2}, {4, 2}, 1),
+                              Tensor::view_of(base, {3, 4}, {0, 1}, 4),
+                              Tensor::view_of(base, {0, 4}, {4, 1}, 0),
                               Tensor::view_of(base, {}, {}, 5)};
     for (const Tensor& view : views) {
       const Tensor on_gpu = to_device(view, Device::Cuda);
