@@ -1,5 +1,6 @@
 #include "reference/backends/cuda/cublas_handle.h"
 
+#include "reference/backends/cuda/cublas_library.h"
 #include "reference/backends/cuda/cuda_status.h"
 
 namespace funcspec::cuda {
@@ -11,9 +12,9 @@ cublasHandle_t cublas_handle() {
   // context, and cublasDestroy then fails or crashes; the driver reclaims everything at exit.
   static const cublasHandle_t handle = [] {
     cublasHandle_t created = nullptr;
-    check_cublas_status(cublasCreate(&created), "cublasCreate");
-    check_cublas_status(cublasSetPointerMode(created, CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode");
-    check_cublas_status(cublasSetMathMode(created, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+    check_cublas_status(cublas_library().create(&created), "cublasCreate");
+    check_cublas_status(cublas_library().set_pointer_mode(created, CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode");
+    check_cublas_status(cublas_library().set_math_mode(created, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
     return created;
   }();
   return handle;

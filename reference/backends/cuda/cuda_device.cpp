@@ -1,9 +1,9 @@
 // Host side of the CUDA backend (compiled by the C++ compiler, linked with the CUDA runtime).
 #include "reference/backends/cuda/cuda_device.h"
 
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include "reference/backends/cuda/cublas_library.h"
 #include "reference/backends/cuda/cuda_status.h"
 #include "reference/core/error.h"
 
@@ -25,7 +25,7 @@ void check_cuda_status(int status, const char* what) {
 void check_cublas_status(int status, const char* what) {
   const auto error = static_cast<cublasStatus_t>(status);
   FUNCSPEC_CHECK(error == CUBLAS_STATUS_SUCCESS, ErrorKind::CudaNotAvailable, "[cuda] {} failed: {}", what,
-                 cublasGetStatusString(error));
+                 cublas_library().status_string(error));
 }
 
 int device_count() {

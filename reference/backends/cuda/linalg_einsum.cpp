@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "reference/backends/cuda/cublas_handle.h"
+#include "reference/backends/cuda/cublas_library.h"
 #include "reference/backends/cuda/cuda_device.h"
 #include "reference/backends/cuda/cuda_status.h"
 #include "reference/backends/cuda/device_tensor.h"
@@ -265,9 +266,9 @@ cublasOperation_t cublas_op(const EinsumGemmOperand& op) { return op.transposed 
 void strided_batched_gemm(const EinsumGemmPlan& g, const double* x, const double* y, double* c) {
   const double one = 1.0;
   const double zero = 0.0;
-  check_cublas_status(cublasDgemmStridedBatched_64(cublas_handle(), cublas_op(g.y), cublas_op(g.x), g.n, g.m, g.k, &one,
-                                                   y, g.y.ld, g.y.batch_stride, x, g.x.ld, g.x.batch_stride, &zero, c,
-                                                   g.ldc, g.c_batch_stride, g.batch),
+  check_cublas_status(cublas_library().dgemm_strided_batched(
+                          cublas_handle(), cublas_op(g.y), cublas_op(g.x), g.n, g.m, g.k, &one, y, g.y.ld,
+                          g.y.batch_stride, x, g.x.ld, g.x.batch_stride, &zero, c, g.ldc, g.c_batch_stride, g.batch),
                       "cublasDgemmStridedBatched_64");
 }
 
