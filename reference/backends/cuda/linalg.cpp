@@ -4,6 +4,7 @@
 #include "reference/backends/cuda/linalg.h"
 
 #include "reference/backends/cpu/linalg.h"
+#include "reference/backends/cpu/matrix_layout.h"
 #include "reference/backends/cuda/device_tensor.h"
 #include "reference/backends/cuda/linalg_launch.h"
 
@@ -13,26 +14,9 @@ namespace funcspec::cuda {
 namespace linalg_glue {
 namespace {
 
-// The layout of one matrix inside a batched tensor, as the cpu's MatrixLayout: element (i, j) lies
-// at i * row_stride + j * col_stride from the matrix's batch offset.
-struct MatrixLayout {
-  std::int64_t rows = 0;
-  std::int64_t cols = 0;
-  std::int64_t row_stride = 0;
-  std::int64_t col_stride = 0;
-
-  MatrixLayout transposed() const { return {cols, rows, col_stride, row_stride}; }
-};
-
-MatrixLayout trailing_matrix(const Tensor& t) {
-  const std::size_t r = t.shape().size();
-  return {t.shape()[r - 2], t.shape()[r - 1], t.strides()[r - 2], t.strides()[r - 1]};
-}
-
-MatrixLayout trailing_vector(const Tensor& t) {
-  const std::size_t r = t.shape().size();
-  return {t.shape()[r - 1], 1, t.strides()[r - 1], 0};
-}
+using linalg_layout::MatrixLayout;
+using linalg_layout::trailing_matrix;
+using linalg_layout::trailing_vector;
 
 // The batch dims of `a` ([*, n, n]), shared by every operand of an LU op.
 Geometry batch_geometry(const Tensor& a, std::string_view op) {
