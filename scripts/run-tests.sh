@@ -19,13 +19,14 @@ echo "== peers (optional: a smoke run of the torch driver when python3-torch is 
 tools/peers/ci-smoke.sh build/tools/funcspec
 
 echo "== build with ASan+UBSan =="
-# Everything but the benchmarks, so every test executable ctest knows about exists. Without the CUDA
-# backend: the normal build above proves the .cu files compile with nvcc (and runs the CUDA tests
-# where a GPU is present), this one builds and tests the stand-in a machine without nvcc gets, and
-# the sanitizers do not instrument device code anyway.
+# Everything but the benchmarks, so every test executable ctest knows about exists. The CUDA backend
+# is built against the host emulator (docs/cuda.md): the normal build above proves the .cu files
+# compile with nvcc (and runs the CUDA tests where a GPU is present); here the same kernels and their
+# glue run on the cpu under the sanitizers, so the CUDA tests, the reference-cuda suite and the
+# cross-check run on every machine, a GPU or not.
 scripts/configure-and-build.sh build-asan -- \
   -DFUNCSPEC_SANITIZE=ON -DFUNCSPEC_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=Debug -DFUNCSPEC_UNITY_BUILD=ON \
-  -DFUNCSPEC_ENABLE_CUDA=OFF
+  -DFUNCSPEC_CUDA_EMULATOR=ON
 echo "== tests under ASan+UBSan =="
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   bash -c 'cd build-asan && ctest --output-on-failure -j "$(nproc)" --timeout 600'

@@ -368,13 +368,23 @@ std::vector<PyTree> in_input_order(const Case& c, const CaseSignature& signature
   return ordered;
 }
 
+// The input on cuda with its layout kept: the whole buffer moves, and the same view is taken of
+// it, so strided kernels see transposed, sliced and expanded inputs as the cpu kernels do.
+Tensor same_view_on_cuda(const Tensor& t) {
+  const Tensor buffer = Tensor::view_of(t, {t.storage()->numel()}, {1}, 0);
+  return Tensor::view_of(to_device(buffer, Device::Cuda), t.shape(), t.strides(), t.storage_offset());
+}
+
 // `signature`: the arguments of `f` (NOTE: [case functional_call]).
 PyFunction apply_transform(PyFunction f, const Transform& transform, const Case& c,
                            const std::vector<std::string>& inner_results, const CaseSignature& signature, bool on_meta,
                            std::optional<DType> floating_as) {
-  const auto tensor_of = [on_meta, floating_as](const TensorSpec& spec) {
+  // A transform's own tensors (tangents, cotangents) live where the case's inputs do: on the GPU
+  // for a case placed there (placed_on_cuda).
+  const auto tensor_of = [on_meta, floating_as, on_gpu = c.device == Device::Cuda](const TensorSpec& spec) {
     if (on_meta) return materialize_meta_tensor(spec);
-    const Tensor t = materialize_tensor(spec);
+    const Tensor on_host = materialize_tensor(spec);
+    const Tensor t = on_gpu ? same_view_on_cuda(on_host) : on_host;
     return floating_as && is_floating(t.dtype()) ? call_one("to_dtype", {t}, {{"dtype", *floating_as}}) : t;
   };
   return std::visit(
@@ -541,13 +551,6 @@ Case placed_on_cuda(const Case& c) {
   return placed;
 }
 
-// The input on cuda with its layout kept: the whole buffer moves, and the same view is taken of
-// it, so strided kernels see transposed, sliced and expanded inputs as the cpu kernels do.
-Tensor same_view_on_cuda(const Tensor& t) {
-  const Tensor buffer = Tensor::view_of(t, {t.storage()->numel()}, {1}, 0);
-  return Tensor::view_of(to_device(buffer, Device::Cuda), t.shape(), t.strides(), t.storage_offset());
-}
-
 }  // namespace
 
 ProgramResult run_on_reference(const Case& c, Device compute_device) {
@@ -584,8 +587,10 @@ ProgramResult run_on_reference(const Case& c, Device compute_device) {
         }
         const Tensor& output = outputs.at(k).tensor();
         const Device expected_device = on_meta ? Device::Meta : (on_gpu ? Device::Cuda : Device::Cpu);
-        // (A cpu run's stray meta result is refused by tensor_data_of, naming what it lacks.)
-        if ((on_meta || on_gpu) && output.device() != expected_device) {
+        // (A cpu run's stray meta result is refused by tensor_data_of, naming what it lacks.) A
+        // wrapped number is a host value wherever its input was: what item and is_nonzero return.
+        const bool host_number = on_gpu && output.is_wrapped_number();
+        if ((on_meta || on_gpu) && output.device() != expected_device && !host_number) {
           result.broken = fmt::format("result '{}' of a case run on {} is on {}", name, device_name(expected_device),
                                       device_name(output.device()));
           return result;

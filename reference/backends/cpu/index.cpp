@@ -1,6 +1,7 @@
 #include "reference/backends/cpu/index.h"
 
 #include "reference/backends/cpu/copy.h"
+#include "reference/backends/cpu/unary_math.h"
 
 namespace funcspec::cpu {
 namespace {
@@ -30,10 +31,14 @@ Strides strides_ignoring_dim(const Tensor& t, std::int64_t dim) {
   return s;
 }
 
+// scatter_add's `target + value`: || for bool, a two's-complement wrapping sum for int64 (as every
+// int64 sum of the reference), one rounded addition for floats.
 template <typename T>
 T accumulate(const T& x, const T& y) {
   if constexpr (std::is_same_v<T, bool>)
     return x || y;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return elementwise_math::wrapping_add(x, y);
   else
     return x + y;
 }
@@ -124,13 +129,16 @@ void index_add(const Tensor& self, const Tensor& index, const Tensor& source, st
     for (std::size_t j = 0; j < targets.size(); ++j) {
       const T* from = src + static_cast<std::int64_t>(j) * stride_of(source, dim);
       T* to = dst + targets[j] * stride_of(out, dim);
-      for_each_offset<2>(out_slice.shape, {out_slice.strides, source_slice.strides},
-                         [&](const std::array<std::int64_t, 2>& off) {
-                           if constexpr (std::is_same_v<T, bool>)
-                             to[off[0]] = to[off[0]] || (scale && from[off[1]]);
-                           else
-                             to[off[0]] = to[off[0]] + scale * from[off[1]];
-                         });
+      for_each_offset<2>(
+          out_slice.shape, {out_slice.strides, source_slice.strides}, [&](const std::array<std::int64_t, 2>& off) {
+            if constexpr (std::is_same_v<T, bool>)
+              to[off[0]] = to[off[0]] || (scale && from[off[1]]);
+            else if constexpr (std::is_same_v<T, std::int64_t>)
+              to[off[0]] =
+                  elementwise_math::wrapping_add(to[off[0]], elementwise_math::wrapping_mul(scale, from[off[1]]));
+            else
+              to[off[0]] = to[off[0]] + scale * from[off[1]];
+          });
     }
   });
 }

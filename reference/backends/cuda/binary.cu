@@ -162,8 +162,8 @@ std::int64_t launch_first_invalid_integer_operand(const Geometry& geometry, cons
   const DeviceWord first;
   const auto none = static_cast<unsigned long long>(n);
   copy_host_to_device(first.ptr, &none, sizeof none);
-  first_invalid_kernel<<<blocks_for(n), kThreadsPerBlock>>>(n, geometry, b, divides,
-                                                            static_cast<unsigned long long*>(first.ptr));
+  FUNCSPEC_LAUNCH(blocks_for(n), kThreadsPerBlock, first_invalid_kernel)
+  (n, geometry, b, divides, static_cast<unsigned long long*>(first.ptr));
   check_launch("integer operand check kernel");
   unsigned long long found = none;
   copy_device_to_host(&found, first.ptr, sizeof found);

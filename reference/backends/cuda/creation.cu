@@ -41,9 +41,9 @@ void launch_fill(const Geometry& geometry, const StridedView<T>& out, T value) {
   const std::int64_t n = geometry.numel;
   if (n == 0) return;
   if (out.contiguous) {
-    fill_contiguous_kernel<<<blocks_for(n), kThreadsPerBlock>>>(n, out.data, value);
+    FUNCSPEC_LAUNCH(blocks_for(n), kThreadsPerBlock, fill_contiguous_kernel)(n, out.data, value);
   } else {
-    fill_strided_kernel<<<blocks_for(n), kThreadsPerBlock>>>(geometry, out, value);
+    FUNCSPEC_LAUNCH(blocks_for(n), kThreadsPerBlock, fill_strided_kernel)(geometry, out, value);
   }
   check_launch("fill kernel");
 }
@@ -52,7 +52,8 @@ template <typename T>
 void launch_arange(T* out, std::int64_t n, std::int64_t stride, bool integral, std::int64_t start_int,
                    std::int64_t step_int, double start, double step) {
   if (n == 0) return;
-  arange_kernel<<<blocks_for(n), kThreadsPerBlock>>>(out, n, stride, integral, start_int, step_int, start, step);
+  FUNCSPEC_LAUNCH(blocks_for(n), kThreadsPerBlock, arange_kernel)
+  (out, n, stride, integral, start_int, step_int, start, step);
   check_launch("arange kernel");
 }
 

@@ -1,5 +1,20 @@
 #include "reference/backends/cuda/cublas_library.h"
 
+#if FUNCSPEC_CUDA_EMULATED
+
+namespace funcspec::cuda {
+
+// The host emulator's cuBLAS (emulator/cublas.cpp) is linked in.
+const CublasLibrary& cublas_library() {
+  static const CublasLibrary library{&cublasCreate_v2, &cublasSetPointerMode_v2, &cublasSetMathMode,
+                                     &cublasDgemmStridedBatched_64, &cublasGetStatusString};
+  return library;
+}
+
+}  // namespace funcspec::cuda
+
+#else
+
 #include <dlfcn.h>
 
 #include <string>
@@ -37,3 +52,5 @@ const CublasLibrary& cublas_library() {
 }
 
 }  // namespace funcspec::cuda
+
+#endif

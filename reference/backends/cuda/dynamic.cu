@@ -70,7 +70,7 @@ template <typename T>
 void launch_count_nonzero(const Geometry& geometry, const StridedView<T>& self, std::int64_t* counts) {
   const std::int64_t chunks = dynamic_chunks(geometry.numel);
   if (chunks == 0) return;
-  count_nonzero_kernel<T><<<blocks_for(chunks), kThreadsPerBlock>>>(geometry, self, chunks, counts);
+  FUNCSPEC_LAUNCH(blocks_for(chunks), kThreadsPerBlock, count_nonzero_kernel<T>)(geometry, self, chunks, counts);
   check_launch("the nonzero count kernel");
 }
 
@@ -79,14 +79,14 @@ void launch_write_nonzero(const Geometry& geometry, const StridedView<T>& self, 
                           std::int64_t* out) {
   const std::int64_t chunks = dynamic_chunks(geometry.numel);
   if (chunks == 0) return;
-  write_nonzero_kernel<T><<<blocks_for(chunks), kThreadsPerBlock>>>(geometry, self, chunks, starts, out);
+  FUNCSPEC_LAUNCH(blocks_for(chunks), kThreadsPerBlock, write_nonzero_kernel<T>)(geometry, self, chunks, starts, out);
   check_launch("the nonzero kernel");
 }
 
 void launch_count_selected(const Geometry& geometry, const StridedView<bool>& mask, std::int64_t* counts) {
   const std::int64_t chunks = dynamic_chunks(geometry.numel);
   if (chunks == 0) return;
-  count_selected_kernel<<<blocks_for(chunks), kThreadsPerBlock>>>(geometry, mask, chunks, counts);
+  FUNCSPEC_LAUNCH(blocks_for(chunks), kThreadsPerBlock, count_selected_kernel)(geometry, mask, chunks, counts);
   check_launch("the masked_select count kernel");
 }
 
@@ -95,7 +95,8 @@ void launch_write_selected(const Geometry& geometry, const StridedView<T>& self,
                            const std::int64_t* starts, T* out) {
   const std::int64_t chunks = dynamic_chunks(geometry.numel);
   if (chunks == 0) return;
-  write_selected_kernel<T><<<blocks_for(chunks), kThreadsPerBlock>>>(geometry, self, mask, chunks, starts, out);
+  FUNCSPEC_LAUNCH(blocks_for(chunks), kThreadsPerBlock, write_selected_kernel<T>)
+  (geometry, self, mask, chunks, starts, out);
   check_launch("the masked_select kernel");
 }
 

@@ -170,11 +170,11 @@ void map1(const char* what, const Geometry& geometry, const StridedView<Out>& ou
   if (n == 0) return;
   const std::int64_t step_a = linear_step(a, geometry);
   if (out.contiguous && step_a >= 0) {
-    map1_linear<<<linear_blocks(n), kThreadsPerBlock>>>(n, fn, out.data, LinearInput<A>{a.data, step_a});
+    FUNCSPEC_LAUNCH(linear_blocks(n), kThreadsPerBlock, map1_linear)(n, fn, out.data, LinearInput<A>{a.data, step_a});
   } else {
     const std::int64_t* const strides[2] = {out.strides, a.strides};
-    map1_strided<<<blocks_for(n), kThreadsPerBlock>>>(n, fn, strided_operands<2>(geometry, strides), out.data,
-                                                      static_cast<const A*>(a.data));
+    FUNCSPEC_LAUNCH(blocks_for(n), kThreadsPerBlock, map1_strided)
+    (n, fn, strided_operands<2>(geometry, strides), out.data, static_cast<const A*>(a.data));
   }
   check_launch(what);
 }
@@ -187,12 +187,13 @@ void map2(const char* what, const Geometry& geometry, const StridedView<Out>& ou
   const std::int64_t step_a = linear_step(a, geometry);
   const std::int64_t step_b = linear_step(b, geometry);
   if (out.contiguous && step_a >= 0 && step_b >= 0) {
-    map2_linear<<<linear_blocks(n), kThreadsPerBlock>>>(n, fn, out.data, LinearInput<A>{a.data, step_a},
-                                                        LinearInput<B>{b.data, step_b});
+    FUNCSPEC_LAUNCH(linear_blocks(n), kThreadsPerBlock, map2_linear)
+    (n, fn, out.data, LinearInput<A>{a.data, step_a}, LinearInput<B>{b.data, step_b});
   } else {
     const std::int64_t* const strides[3] = {out.strides, a.strides, b.strides};
-    map2_strided<<<blocks_for(n), kThreadsPerBlock>>>(n, fn, strided_operands<3>(geometry, strides), out.data,
-                                                      static_cast<const A*>(a.data), static_cast<const B*>(b.data));
+    FUNCSPEC_LAUNCH(blocks_for(n), kThreadsPerBlock, map2_strided)
+    (n, fn, strided_operands<3>(geometry, strides), out.data, static_cast<const A*>(a.data),
+     static_cast<const B*>(b.data));
   }
   check_launch(what);
 }
@@ -206,13 +207,13 @@ void map3(const char* what, const Geometry& geometry, const StridedView<Out>& ou
   const std::int64_t step_b = linear_step(b, geometry);
   const std::int64_t step_c = linear_step(c, geometry);
   if (out.contiguous && step_a >= 0 && step_b >= 0 && step_c >= 0) {
-    map3_linear<<<linear_blocks(n), kThreadsPerBlock>>>(n, fn, out.data, LinearInput<A>{a.data, step_a},
-                                                        LinearInput<B>{b.data, step_b}, LinearInput<C>{c.data, step_c});
+    FUNCSPEC_LAUNCH(linear_blocks(n), kThreadsPerBlock, map3_linear)
+    (n, fn, out.data, LinearInput<A>{a.data, step_a}, LinearInput<B>{b.data, step_b}, LinearInput<C>{c.data, step_c});
   } else {
     const std::int64_t* const strides[4] = {out.strides, a.strides, b.strides, c.strides};
-    map3_strided<<<blocks_for(n), kThreadsPerBlock>>>(n, fn, strided_operands<4>(geometry, strides), out.data,
-                                                      static_cast<const A*>(a.data), static_cast<const B*>(b.data),
-                                                      static_cast<const C*>(c.data));
+    FUNCSPEC_LAUNCH(blocks_for(n), kThreadsPerBlock, map3_strided)
+    (n, fn, strided_operands<4>(geometry, strides), out.data, static_cast<const A*>(a.data),
+     static_cast<const B*>(b.data), static_cast<const C*>(c.data));
   }
   check_launch(what);
 }

@@ -153,7 +153,8 @@ std::int64_t first_index_out_of_range(const Geometry& geometry, const StridedVie
   constexpr unsigned long long kNone = std::numeric_limits<unsigned long long>::max();
   const DeviceWord first;
   copy_host_to_device(first.get(), &kNone, sizeof kNone);
-  first_index_out_of_range_kernel<<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, index, size, first.get());
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, first_index_out_of_range_kernel)
+  (geometry, index, size, first.get());
   check_launch("the index range check kernel");
   unsigned long long position = kNone;
   copy_device_to_host(&position, first.get(), sizeof position);
@@ -163,7 +164,7 @@ std::int64_t first_index_out_of_range(const Geometry& geometry, const StridedVie
 template <typename T>
 void launch_strided_copy(const Geometry& geometry, const StridedView<T>& src, const StridedView<T>& dst) {
   if (geometry.numel == 0) return;
-  strided_copy_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, src, dst);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, strided_copy_kernel<T>)(geometry, src, dst);
   check_launch("the cat copy kernel");
 }
 
@@ -171,8 +172,8 @@ template <typename T>
 void launch_index_select(const Geometry& out_geometry, int dim, const StridedView<T>& out, const StridedView<T>& self,
                          std::int64_t self_step, const std::int64_t* index_data, std::int64_t index_stride) {
   if (out_geometry.numel == 0) return;
-  index_select_kernel<T><<<blocks_for(out_geometry.numel), kThreadsPerBlock>>>(out_geometry, dim, out, self, self_step,
-                                                                               index_data, index_stride);
+  FUNCSPEC_LAUNCH(blocks_for(out_geometry.numel), kThreadsPerBlock, index_select_kernel<T>)
+  (out_geometry, dim, out, self, self_step, index_data, index_stride);
   check_launch("the index_select kernel");
 }
 
@@ -180,7 +181,8 @@ template <typename T>
 void launch_gather(const Geometry& geometry, const StridedView<T>& out, const StridedView<std::int64_t>& index,
                    const StridedView<T>& self, std::int64_t self_step) {
   if (geometry.numel == 0) return;
-  gather_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, out, index, self, self_step);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, gather_kernel<T>)
+  (geometry, out, index, self, self_step);
   check_launch("the gather kernel");
 }
 
@@ -189,8 +191,8 @@ void launch_scatter_add(const Geometry& out_geometry, int dim, const StridedView
                         const Geometry& index_geometry, const StridedView<std::int64_t>& index,
                         const StridedView<T>& src) {
   if (out_geometry.numel == 0) return;
-  scatter_add_kernel<T>
-      <<<blocks_for(out_geometry.numel), kThreadsPerBlock>>>(out_geometry, dim, out, self, index_geometry, index, src);
+  FUNCSPEC_LAUNCH(blocks_for(out_geometry.numel), kThreadsPerBlock, scatter_add_kernel<T>)
+  (out_geometry, dim, out, self, index_geometry, index, src);
   check_launch("the scatter_add kernel");
 }
 
@@ -199,8 +201,8 @@ void launch_index_add(const Geometry& out_geometry, int dim, const StridedView<T
                       const StridedView<T>& source, std::int64_t source_step, const std::int64_t* index_data,
                       std::int64_t index_stride, std::int64_t index_count, T alpha) {
   if (out_geometry.numel == 0) return;
-  index_add_kernel<T><<<blocks_for(out_geometry.numel), kThreadsPerBlock>>>(
-      out_geometry, dim, out, self, source, source_step, index_data, index_stride, index_count, alpha);
+  FUNCSPEC_LAUNCH(blocks_for(out_geometry.numel), kThreadsPerBlock, index_add_kernel<T>)
+  (out_geometry, dim, out, self, source, source_step, index_data, index_stride, index_count, alpha);
   check_launch("the index_add kernel");
 }
 
@@ -208,7 +210,8 @@ template <typename T>
 void launch_masked_fill(const Geometry& geometry, const StridedView<T>& out, const StridedView<T>& self,
                         const StridedView<bool>& mask, T value) {
   if (geometry.numel == 0) return;
-  masked_fill_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, out, self, mask, value);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, masked_fill_kernel<T>)
+  (geometry, out, self, mask, value);
   check_launch("the masked_fill kernel");
 }
 

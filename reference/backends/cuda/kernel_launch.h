@@ -6,6 +6,9 @@
 #include <cstdint>
 
 #include "reference/backends/cuda/cuda_status.h"
+#if FUNCSPEC_CUDA_EMULATED
+#include "reference/backends/cuda/emulator/kernel_emulation.h"
+#endif
 
 namespace funcspec::cuda {
 
@@ -27,3 +30,19 @@ inline void check_launch(const char* what) { check_cuda_status(static_cast<int>(
 #define FUNCSPEC_GRID_STRIDE_LOOP(i, n)                                                            \
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
        i += static_cast<std::int64_t>(blockDim.x) * gridDim.x)
+
+// A kernel launch: FUNCSPEC_LAUNCH(grid, block, kernel)(arguments...). With nvcc it is the triple
+// chevron launch; under the host emulator (docs/cuda.md) it checks the launch and runs the kernel
+// on the cpu. Kernels that use warp collectives (shuffles, __syncwarp) are launched with
+// FUNCSPEC_LAUNCH_WARP_COLLECTIVE, which the emulator runs with each warp's lanes in lockstep.
+#if FUNCSPEC_CUDA_EMULATED
+#define FUNCSPEC_EMULATED_LAUNCH(schedule, grid, block, ...)                                                      \
+  ::funcspec::cuda::emulator::Launcher(grid, block, ::funcspec::cuda::emulator::Schedule::schedule, #__VA_ARGS__, \
+                                       [](auto&... arguments) { __VA_ARGS__(arguments...); })
+#define FUNCSPEC_LAUNCH(grid, block, ...) FUNCSPEC_EMULATED_LAUNCH(independent_threads, grid, block, __VA_ARGS__)
+#define FUNCSPEC_LAUNCH_WARP_COLLECTIVE(grid, block, ...) \
+  FUNCSPEC_EMULATED_LAUNCH(warp_lockstep, grid, block, __VA_ARGS__)
+#else
+#define FUNCSPEC_LAUNCH(grid, block, ...) __VA_ARGS__<<<grid, block>>>
+#define FUNCSPEC_LAUNCH_WARP_COLLECTIVE(grid, block, ...) __VA_ARGS__<<<grid, block>>>
+#endif

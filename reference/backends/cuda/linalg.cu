@@ -128,14 +128,15 @@ template <typename T>
 void launch_tril_triu(const Geometry& geometry, StridedView<const T> in, StridedView<T> out, std::int64_t diagonal,
                       bool lower) {
   if (geometry.numel == 0) return;
-  tril_triu_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, in, out, diagonal, lower);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, tril_triu_kernel<T>)
+  (geometry, in, out, diagonal, lower);
   check_launch(lower ? "tril kernel launch" : "triu kernel launch");
 }
 
 template <typename T>
 void launch_det(const Geometry& batch, BatchedMatrices<const T> a, LuWorkspace<T> workspace, StridedView<T> out) {
   if (batch.numel == 0) return;
-  det_kernel<T><<<matrix_blocks(batch.numel), kThreadsPerMatrixBlock>>>(batch, a, workspace, out);
+  FUNCSPEC_LAUNCH(matrix_blocks(batch.numel), kThreadsPerMatrixBlock, det_kernel<T>)(batch, a, workspace, out);
   check_launch("det kernel launch");
 }
 
@@ -143,7 +144,8 @@ template <typename T>
 void launch_slogdet(const Geometry& batch, BatchedMatrices<const T> a, LuWorkspace<T> workspace, StridedView<T> sign,
                     StridedView<T> logabsdet) {
   if (batch.numel == 0) return;
-  slogdet_kernel<T><<<matrix_blocks(batch.numel), kThreadsPerMatrixBlock>>>(batch, a, workspace, sign, logabsdet);
+  FUNCSPEC_LAUNCH(matrix_blocks(batch.numel), kThreadsPerMatrixBlock, slogdet_kernel<T>)
+  (batch, a, workspace, sign, logabsdet);
   check_launch("slogdet kernel launch");
 }
 
@@ -151,7 +153,7 @@ template <typename T>
 void launch_inverse(const Geometry& batch, BatchedMatrices<const T> a, LuWorkspace<T> workspace,
                     BatchedMatrices<T> out) {
   if (batch.numel == 0) return;
-  inverse_kernel<T><<<matrix_blocks(batch.numel), kThreadsPerMatrixBlock>>>(batch, a, workspace, out);
+  FUNCSPEC_LAUNCH(matrix_blocks(batch.numel), kThreadsPerMatrixBlock, inverse_kernel<T>)(batch, a, workspace, out);
   check_launch("inverse kernel launch");
 }
 
@@ -159,7 +161,7 @@ template <typename T>
 void launch_solve(const Geometry& batch, BatchedMatrices<const T> a, BatchedMatrices<const T> b,
                   LuWorkspace<T> workspace, BatchedMatrices<T> x) {
   if (batch.numel == 0) return;
-  solve_kernel<T><<<matrix_blocks(batch.numel), kThreadsPerMatrixBlock>>>(batch, a, b, workspace, x);
+  FUNCSPEC_LAUNCH(matrix_blocks(batch.numel), kThreadsPerMatrixBlock, solve_kernel<T>)(batch, a, b, workspace, x);
   check_launch("solve kernel launch");
 }
 

@@ -73,13 +73,13 @@ __global__ void einsum_generic_kernel(Geometry output, Geometry summed, const Ei
 template <typename In, typename Out>
 void launch_einsum_copy(const Geometry& geometry, StridedView<const In> src, StridedView<Out> dst) {
   if (geometry.numel == 0) return;
-  einsum_copy_kernel<In, Out><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, src, dst);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, einsum_copy_kernel<In, Out>)(geometry, src, dst);
   check_launch("einsum copy kernel launch");
 }
 
 void launch_einsum_round(const Geometry& geometry, StridedView<const double> src, StridedView<float> dst) {
   if (geometry.numel == 0) return;
-  einsum_round_kernel<<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, src, dst);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, einsum_round_kernel)(geometry, src, dst);
   check_launch("einsum rounding kernel launch");
 }
 
@@ -87,8 +87,8 @@ template <typename T>
 void launch_einsum_generic(const Geometry& output, const Geometry& summed, const EinsumOperand<T>* operands,
                            int operand_count, StridedView<T> out) {
   if (output.numel == 0) return;
-  einsum_generic_kernel<T>
-      <<<blocks_for(output.numel), kThreadsPerBlock>>>(output, summed, operands, operand_count, out);
+  FUNCSPEC_LAUNCH(blocks_for(output.numel), kThreadsPerBlock, einsum_generic_kernel<T>)
+  (output, summed, operands, operand_count, out);
   check_launch("einsum kernel launch");
 }
 

@@ -232,7 +232,8 @@ std::int64_t first_invalid(const Geometry& geometry, const StridedView<T>& value
   constexpr unsigned long long kNone = std::numeric_limits<unsigned long long>::max();
   const DeviceWord first;
   copy_host_to_device(first.get(), &kNone, sizeof kNone);
-  first_invalid_kernel<<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, values, invalid, first.get());
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, first_invalid_kernel)
+  (geometry, values, invalid, first.get());
   check_launch(what);
   unsigned long long position = kNone;
   copy_device_to_host(&position, first.get(), sizeof position);
@@ -245,14 +246,15 @@ void launch_philox_blocks(std::uint64_t seed, std::uint64_t offset, std::uint32_
   if (count == 0) return;
   constexpr int kThreads = 256;
   const auto blocks = static_cast<unsigned>((count + kThreads - 1) / kThreads);
-  philox_blocks_kernel<<<blocks, kThreads>>>(seed, offset, device_out, count);
+  FUNCSPEC_LAUNCH(blocks, kThreads, philox_blocks_kernel)(seed, offset, device_out, count);
 }
 
 template <typename T>
 void launch_fill_uniform(const Geometry& geometry, const StridedView<T>& out, const random::PhiloxStream& stream, T low,
                          T width) {
   if (geometry.numel == 0) return;
-  fill_uniform_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, out, stream, low, width);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, fill_uniform_kernel<T>)
+  (geometry, out, stream, low, width);
   check_launch("the uniform kernel");
 }
 
@@ -260,7 +262,8 @@ template <typename T>
 void launch_fill_normal(const Geometry& geometry, const StridedView<T>& out, const random::PhiloxStream& stream, T mean,
                         T std) {
   if (geometry.numel == 0) return;
-  fill_normal_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, out, stream, mean, std);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, fill_normal_kernel<T>)
+  (geometry, out, stream, mean, std);
   check_launch("the normal kernel");
 }
 
@@ -268,7 +271,8 @@ template <typename T>
 void launch_fill_randint(const Geometry& geometry, const StridedView<T>& out, const random::PhiloxStream& stream,
                          std::int64_t low, std::int64_t high) {
   if (geometry.numel == 0) return;
-  fill_randint_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, out, stream, low, high);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, fill_randint_kernel<T>)
+  (geometry, out, stream, low, high);
   check_launch("the randint kernel");
 }
 
@@ -276,7 +280,8 @@ template <typename T>
 void launch_fill_bernoulli_scalar(const Geometry& geometry, const StridedView<T>& out,
                                   const random::PhiloxStream& stream, double p) {
   if (geometry.numel == 0) return;
-  fill_bernoulli_scalar_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, out, stream, p);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, fill_bernoulli_scalar_kernel<T>)
+  (geometry, out, stream, p);
   check_launch("the bernoulli kernel");
 }
 
@@ -289,7 +294,7 @@ template <typename T>
 void launch_bernoulli_tensor(const Geometry& geometry, const StridedView<T>& p, const StridedView<T>& out,
                              const random::PhiloxStream& stream) {
   if (geometry.numel == 0) return;
-  bernoulli_tensor_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, p, out, stream);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, bernoulli_tensor_kernel<T>)(geometry, p, out, stream);
   check_launch("the bernoulli kernel");
 }
 
@@ -302,14 +307,16 @@ template <typename T>
 void launch_normal_tensor(const Geometry& geometry, const StridedView<T>& mean, const StridedView<T>& std,
                           const StridedView<T>& out, const random::PhiloxStream& stream) {
   if (geometry.numel == 0) return;
-  normal_tensor_kernel<T><<<blocks_for(geometry.numel), kThreadsPerBlock>>>(geometry, mean, std, out, stream);
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, normal_tensor_kernel<T>)
+  (geometry, mean, std, out, stream);
   check_launch("the normal kernel");
 }
 
 template <typename T>
 void launch_multinomial_rows(const WeightRows<T>& rows, double* weights, double* cumulative, std::int64_t* facts) {
   if (rows.rows == 0) return;
-  multinomial_rows_kernel<T><<<blocks_for(rows.rows), kThreadsPerBlock>>>(rows, weights, cumulative, facts);
+  FUNCSPEC_LAUNCH(blocks_for(rows.rows), kThreadsPerBlock, multinomial_rows_kernel<T>)
+  (rows, weights, cumulative, facts);
   check_launch("the multinomial weight kernel");
 }
 
@@ -318,8 +325,8 @@ void launch_multinomial_with_replacement(std::int64_t rows, std::int64_t categor
                                          const random::PhiloxStream& stream, std::int64_t* out,
                                          std::int64_t out_row_stride, std::int64_t out_column_stride) {
   if (rows * num_samples == 0) return;
-  multinomial_with_replacement_kernel<<<blocks_for(rows * num_samples), kThreadsPerBlock>>>(
-      rows, categories, num_samples, cumulative, facts, stream, out, out_row_stride, out_column_stride);
+  FUNCSPEC_LAUNCH(blocks_for(rows * num_samples), kThreadsPerBlock, multinomial_with_replacement_kernel)
+  (rows, categories, num_samples, cumulative, facts, stream, out, out_row_stride, out_column_stride);
   check_launch("the multinomial kernel");
 }
 
@@ -328,11 +335,11 @@ void launch_multinomial_without_replacement(std::int64_t rows, std::int64_t cate
                                             std::int64_t* out, std::int64_t out_row_stride,
                                             std::int64_t out_column_stride) {
   if (rows * categories == 0) return;
-  multinomial_finish_kernel<<<blocks_for(rows * categories), kThreadsPerBlock>>>(rows, categories, weights, finish,
-                                                                                 stream);
+  FUNCSPEC_LAUNCH(blocks_for(rows * categories), kThreadsPerBlock, multinomial_finish_kernel)
+  (rows, categories, weights, finish, stream);
   check_launch("the multinomial race kernel");
-  multinomial_race_kernel<<<blocks_for(rows * categories), kThreadsPerBlock>>>(
-      rows, categories, num_samples, weights, finish, out, out_row_stride, out_column_stride);
+  FUNCSPEC_LAUNCH(blocks_for(rows * categories), kThreadsPerBlock, multinomial_race_kernel)
+  (rows, categories, num_samples, weights, finish, out, out_row_stride, out_column_stride);
   check_launch("the multinomial race kernel");
 }
 

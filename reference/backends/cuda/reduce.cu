@@ -299,16 +299,17 @@ void run_reduction(const Reducer& reducer, const T* in, void* out_data, const Re
   const std::int64_t items = layout.outputs * chunks;
   if (layout.reduced.rank == 1 && layout.reduced_strides[0] == 1 && layout.length >= kStagedMinLength) {
     constexpr int kThreads = kStagedWarpsPerBlock * kWarpSize;
-    reduce_contiguous_kernel<<<grid_for(items, kThreads), kThreads>>>(in, layout, chunks, reducer, partials, out);
+    FUNCSPEC_LAUNCH_WARP_COLLECTIVE(grid_for(items, kThreads), kThreads, reduce_contiguous_kernel)
+    (in, layout, chunks, reducer, partials, out);
   } else {
-    reduce_strided_kernel<<<grid_for(items, kStridedThreads), kStridedThreads>>>(in, layout, chunks, reducer, partials,
-                                                                                 out);
+    FUNCSPEC_LAUNCH(grid_for(items, kStridedThreads), kStridedThreads, reduce_strided_kernel)
+    (in, layout, chunks, reducer, partials, out);
   }
   check_launch("reduction kernel launch");
   for (std::int64_t count = chunks; count > 1;) {
     const std::int64_t level_groups = (count + kReduceGroup - 1) / kReduceGroup;
-    combine_kernel<<<grid_for(layout.outputs * level_groups, kCombineThreads), kCombineThreads>>>(
-        partials, layout.outputs, count, level_groups, reducer, next, out);
+    FUNCSPEC_LAUNCH(grid_for(layout.outputs * level_groups, kCombineThreads), kCombineThreads, combine_kernel)
+    (partials, layout.outputs, count, level_groups, reducer, next, out);
     check_launch("reduction combine kernel launch");
     count = level_groups;
     State* const done = partials;

@@ -128,8 +128,8 @@ void merge_sort_lanes(T*& keys, std::int64_t*& positions, T*& spare_keys, std::i
                       std::int64_t lanes, std::int64_t length) {
   for (std::int64_t width = 1; width < length; width *= 2) {
     const std::int64_t pairs = (length + 2 * width - 1) / (2 * width);
-    merge_pass_kernel<kDescending><<<grid_for(lanes * pairs, kThreads), kThreads>>>(
-        keys, positions, spare_keys, spare_positions, lanes, length, width);
+    FUNCSPEC_LAUNCH(grid_for(lanes * pairs, kThreads), kThreads, merge_pass_kernel<kDescending>)
+    (keys, positions, spare_keys, spare_positions, lanes, length, width);
     check_launch("sort merge kernel launch");
     std::swap(keys, spare_keys);
     std::swap(positions, spare_positions);
@@ -146,16 +146,16 @@ void launch_scan(bool product, const T* in, T* out, const LaneLayout& layout, st
   if (layout.lanes.numel == 0 || length == 0) return;
   const unsigned blocks = grid_for(layout.lanes.numel, kThreads);
   if (product)
-    scan_kernels::scan_kernel<T, true><<<blocks, kThreads>>>(in, out, layout, length);
+    FUNCSPEC_LAUNCH(blocks, kThreads, scan_kernels::scan_kernel<T, true>)(in, out, layout, length);
   else
-    scan_kernels::scan_kernel<T, false><<<blocks, kThreads>>>(in, out, layout, length);
+    FUNCSPEC_LAUNCH(blocks, kThreads, scan_kernels::scan_kernel<T, false>)(in, out, layout, length);
   check_launch("scan kernel launch");
 }
 
 template <typename T>
 void launch_roll(const StridedView<const T>& in, const StridedView<T>& out, const RollLayout& layout) {
   if (layout.geometry.numel == 0) return;
-  scan_kernels::roll_kernel<T><<<grid_for(layout.geometry.numel, kThreads), kThreads>>>(in, out, layout);
+  FUNCSPEC_LAUNCH(grid_for(layout.geometry.numel, kThreads), kThreads, scan_kernels::roll_kernel<T>)(in, out, layout);
   check_launch("roll kernel launch");
 }
 
@@ -171,14 +171,15 @@ void launch_sort(const T* in, T* values, std::int64_t* indices, const LaneLayout
   std::int64_t* spare_positions = positions + total;
   T* keys = reinterpret_cast<T*>(spare_positions + total);
   T* spare_keys = keys + total;
-  scan_kernels::sort_gather_kernel<T><<<grid_for(total, kThreads), kThreads>>>(in, layout, length, keys, positions);
+  FUNCSPEC_LAUNCH(grid_for(total, kThreads), kThreads, scan_kernels::sort_gather_kernel<T>)
+  (in, layout, length, keys, positions);
   check_launch("sort gather kernel launch");
   if (descending)
     scan_kernels::merge_sort_lanes<true>(keys, positions, spare_keys, spare_positions, lanes, length);
   else
     scan_kernels::merge_sort_lanes<false>(keys, positions, spare_keys, spare_positions, lanes, length);
-  scan_kernels::sort_scatter_kernel<T>
-      <<<grid_for(lanes * count, kThreads), kThreads>>>(keys, positions, layout, length, count, values, indices);
+  FUNCSPEC_LAUNCH(grid_for(lanes * count, kThreads), kThreads, scan_kernels::sort_scatter_kernel<T>)
+  (keys, positions, layout, length, count, values, indices);
   check_launch("sort scatter kernel launch");
 }
 

@@ -244,7 +244,7 @@ TEST(CudaBinary, DataDependentIntegerErrorsMatchTheCpu) {
 // More than a million elements: the linear kernel (contiguous operands, and a broadcast scalar)
 // and the strided one run several grid-stride rounds.
 TEST(CudaBinary, LargeTensorsMatchTheCpu) {
-  FUNCSPEC_REQUIRE_GPU();
+  FUNCSPEC_REQUIRE_GPU_SCALE();
   constexpr std::int64_t kLarge = (1 << 21) + 3;
   for (DType dtype : {DType::Float32, DType::Float64}) {
     const Tensor a = from_vector(spread_values(kLarge, -8.0, 8.0), {kLarge}, dtype);

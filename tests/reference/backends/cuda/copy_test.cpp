@@ -183,7 +183,7 @@ TEST(CudaCopy, ViewCopiesAndScattersMatchTheCpu) {
 // More than a million elements: a same-dtype contiguous copy (a device memcpy), a converting one
 // (the linear kernel), a transposed one (the strided kernel) and a broadcast scalar (linear, step 0).
 TEST(CudaCopy, LargeTensorsMatchTheCpu) {
-  FUNCSPEC_REQUIRE_GPU();
+  FUNCSPEC_REQUIRE_GPU_SCALE();
   constexpr std::int64_t kLarge = (1 << 21) + 5;
   const Tensor flat = from_vector(spread_values(kLarge, -1e10, 1e10), {kLarge}, DType::Float32);
   expect_same_on_cuda("clone", {flat}, {}, 0, "float32 contiguous");

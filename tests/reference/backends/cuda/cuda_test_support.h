@@ -19,7 +19,25 @@
     }                                                                       \
   } while (false)
 
+// Skips a test whose inputs are sized for a GPU (millions of elements, to take several grids or
+// the multi-level reduction tree) where the backend runs on the host emulator (docs/cuda.md): there
+// kernels run one thread at a time under the sanitizers, and such a test would take minutes. The
+// same kernels run on the emulator through every other test, on smaller inputs.
+#define FUNCSPEC_REQUIRE_GPU_SCALE()                                                                \
+  do {                                                                                              \
+    FUNCSPEC_REQUIRE_GPU();                                                                         \
+    if (::funcspec::cuda_testing::kOnHostEmulator) {                                                \
+      GTEST_SKIP() << "sized for a GPU: on the host emulator it would take minutes (docs/cuda.md)"; \
+    }                                                                                               \
+  } while (false)
+
 namespace funcspec::cuda_testing {
+
+#if defined(FUNCSPEC_CUDA_EMULATED) && FUNCSPEC_CUDA_EMULATED
+inline constexpr bool kOnHostEmulator = true;
+#else
+inline constexpr bool kOnHostEmulator = false;
+#endif
 
 inline TensorList to_cuda(const TensorList& tensors) {
   TensorList moved;

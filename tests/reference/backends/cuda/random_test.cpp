@@ -242,7 +242,7 @@ TEST(CudaRandom, MultinomialGivesTheCpusDraws) {
 }
 
 TEST(CudaRandom, LargeDrawsGiveTheCpusBits) {
-  FUNCSPEC_REQUIRE_GPU();
+  FUNCSPEC_REQUIRE_GPU_SCALE();
   for (DType dtype : kFloatingDtypes) {
     const Shape large{1200, 1001};
     const std::string what = name_of(dtype) + " of 1.2M elements";

@@ -105,7 +105,7 @@ TEST(CudaScan, EmptyAndRankZeroInputs) {
 }
 
 TEST(CudaScan, InputsOverAMillionElements) {
-  FUNCSPEC_REQUIRE_GPU();
+  FUNCSPEC_REQUIRE_GPU_SCALE();
   const Shape shape{1200, 1000};
   for (const DType dtype : {DType::Int64, DType::Float32, DType::Float64}) {
     const Tensor x = storage_of(shape, dtype, Values::Reals, 141);

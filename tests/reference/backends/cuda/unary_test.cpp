@@ -100,7 +100,7 @@ TEST(CudaUnary, ErrorsMatchTheCpu) {
 
 // More than a million elements: the grid-stride loops of both kernels run several rounds.
 TEST(CudaUnary, LargeTensorsMatchTheCpu) {
-  FUNCSPEC_REQUIRE_GPU();
+  FUNCSPEC_REQUIRE_GPU_SCALE();
   constexpr std::int64_t kLarge = (1 << 20) + 7;
   const std::vector<double> v = spread_values(kLarge, -8.0, 8.0);
   for (DType dtype : {DType::Float32, DType::Float64}) {
