@@ -30,4 +30,13 @@ endfunction()
 # ever change, -Winvalid-pch (an error here) names the difference.
 function(funcspec_precompile_with_gtest target)
   target_precompile_headers(${target} REUSE_FROM funcspec_gtest_pch)
+  funcspec_test_code_optimization(${target})
+endfunction()
+
+# The code of the GoogleTest executables (and of the funcspec command, which shares their header)
+# is compiled at -O1 in optimized builds: a quarter less compile time than -O2 for test code that
+# mostly calls into the engine, which keeps -O2. One function, so that the precompiled header's
+# owner and its users cannot disagree.
+function(funcspec_test_code_optimization target)
+  target_compile_options(${target} PRIVATE $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Release,RelWithDebInfo>>:-O1>)
 endfunction()
