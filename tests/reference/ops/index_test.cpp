@@ -183,6 +183,26 @@ TEST(ScatterAdd, TwoDimsAlongRows) {
   EXPECT_EQ(out.to_vector<double>(), (Values{0, 8, 7, 0}));
 }
 
+// int64 sums wrap modulo 2^64 (two's complement), as every int64 sum of the reference does: one
+// specified answer, and no signed overflow for UBSan to report.
+TEST(ScatterAdd, Int64SumsWrapAround) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  const Tensor self = from_vector(std::vector<std::int64_t>{kMax, 0}, {2}, DType::Int64);
+  const Tensor src = from_vector(std::vector<std::int64_t>{1, kMax, kMax}, {3}, DType::Int64);
+  const Tensor out = ops::scatter_add(self, 0, shaped_i64({0, 1, 1}, {3}), src);
+  EXPECT_EQ(out.to_vector<std::int64_t>(), (std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min(), -2}));
+}
+
+TEST(IndexAdd, Int64SumsAndProductsWrapAround) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  const Tensor self = from_vector(std::vector<std::int64_t>{kMax, 6}, {2}, DType::Int64);
+  const Tensor source = from_vector(std::vector<std::int64_t>{1, kMax}, {2}, DType::Int64);
+  // Modulo 2^64: kMax + 3·1 = min + 2; 3·kMax = kMax - 2, and 6 + (kMax - 2) = min + 3.
+  const Tensor out = ops::index_add(self, 0, shaped_i64({0, 1}, {2}), source, Scalar(std::int64_t{3}));
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  EXPECT_EQ(out.to_vector<std::int64_t>(), (std::vector<std::int64_t>{kMin + 2, kMin + 3}));
+}
+
 TEST(ScatterAdd, OrderIsRowMajorSoFloatRoundingIsReproducible) {
   // Added to 2^53 one at a time, each 1 is rounded away (ties to even), so the result stays 2^53;
   // summing the sources first would give 2^53 + 2.
