@@ -6,6 +6,7 @@
 
 #include "reference/backends/cpu/copy.h"
 #include "reference/backends/cpu/reduce.h"
+#include "reference/backends/cpu/reversed_view.h"
 #include "reference/backends/cpu/scalar_math.h"
 
 namespace funcspec::cpu {
@@ -115,17 +116,7 @@ void cumprod_kernel(const Tensor& in, const Tensor& out, std::int64_t dim) {
 }
 
 void flip_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims) {
-  // Reading a dim backwards is reading it from its last element with the stride negated.
-  Strides strides = in.strides();
-  std::int64_t offset = in.storage_offset();
-  for (std::int64_t d : dims) {
-    if (in.dim() == 0) break;
-    const auto i = static_cast<std::size_t>(d);
-    if (in.shape()[i] == 0) continue;
-    offset += (in.shape()[i] - 1) * strides[i];
-    strides[i] = -strides[i];
-  }
-  copy_elements(Tensor::view_of(in, in.shape(), strides, offset), out);
+  copy_elements(reversed_view(in, dims), out);
 }
 
 void roll_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> shifts,

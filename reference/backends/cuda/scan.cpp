@@ -5,6 +5,7 @@
 #include <array>
 #include <string_view>
 
+#include "reference/backends/cpu/reversed_view.h"
 #include "reference/backends/cuda/device_tensor.h"
 #include "reference/backends/cuda/scan_launch.h"
 
@@ -95,20 +96,10 @@ void cumprod_kernel(const Tensor& in, const Tensor& out, std::int64_t dim) {
 }
 
 void flip_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims) {
-  // Reading a dim backwards is reading it from its last element with the stride negated (the cpu's
-  // way); the gather then copies with no shift.
-  Strides strides = in.strides();
-  std::int64_t offset = in.storage_offset();
-  for (std::int64_t d : dims) {
-    if (in.dim() == 0) break;
-    const auto i = static_cast<std::size_t>(d);
-    if (in.shape()[i] == 0) continue;
-    offset += (in.shape()[i] - 1) * strides[i];
-    strides[i] = -strides[i];
-  }
+  // The cpu's reversed view; the gather then copies it with no shift.
   RollLayout layout;
   layout.geometry = geometry_of(in.shape(), "flip");
-  roll_on_cuda(Tensor::view_of(in, in.shape(), strides, offset), out, layout, "flip");
+  roll_on_cuda(cpu::reversed_view(in, dims), out, layout, "flip");
 }
 
 void roll_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> shifts,

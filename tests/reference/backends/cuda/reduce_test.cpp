@@ -26,6 +26,7 @@
 #include "reference/backends/cuda/reduce_launch.h"
 #include "reference/core/error.h"
 #include "tests/reference/backends/cuda/reduce_test_support.h"
+#include "tests/reference/test_support.h"
 
 namespace funcspec::cuda_reduce_test {
 namespace {
@@ -312,13 +313,9 @@ TEST(CudaReduce, ComposedReductionsRunOnCuda) {
 
 TEST(CudaReduce, ErrorsHaveTheCpusKinds) {
   FUNCSPEC_REQUIRE_GPU();
+  // Every case raises on the cpu (error_kind_of fails the test otherwise), and the same kind on cuda.
   const auto kind_of = [](const Tensor& x, const std::string& op, const Attrs& attrs) {
-    try {
-      call(op, {x}, attrs);
-    } catch (const Error& e) {
-      return e.kind();
-    }
-    return ErrorKind::Internal;
+    return testing_support::error_kind_of([&] { call(op, {x}, attrs); });
   };
   const Tensor empty = Tensor::empty({0, 3}, DType::Float32);
   const Tensor x = storage_of({2, 3}, DType::Float32, Values::Reals, 71);
