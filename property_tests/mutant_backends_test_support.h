@@ -2,7 +2,7 @@
 // Mutant backends (issue 6, item 7): the reference engine with one rule deliberately wrong, each a
 // bug a real backend could have and a property of the suite must catch at the pr tier. The wrong
 // rule is in place only while the mutant evaluates a case (a rule replaced for a scope, NOTE: [rules
-// replaced for a scope] in reference/transforms/batch_rules.h), so the truth a property takes from
+// replaced for a scope] in reference/transforms/op_rules.h), so the truth a property takes from
 // the reference itself (run_on_reference, finite differences in the oracle dtype) stays right.
 // Test-only, hence a header kept out of the property library. Also what every mutant test does with
 // a mutant: find the property, run it at the pr tier, and check the counterexample it writes.
@@ -25,8 +25,8 @@
 #include "property_tests/property.h"
 #include "property_tests/property_runner.h"
 #include "reference/api/ops.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/ops/registry.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::properties {
 
@@ -113,7 +113,7 @@ inline std::unique_ptr<conformance::Backend> make_sum_reduces_the_batch_dim_muta
   return std::make_unique<MutantBackend>("sum-reduces-the-batch-dim", [] {
     return std::make_shared<transforms::ScopedBatchRule>(
         "sum", [](const transforms::BatchedValues& in, const Attrs& attrs, const transforms::BatchContext& context) {
-          transforms::BatchedValues out = transforms::BatchRuleRegistry::instance().all().at("sum")(in, attrs, context);
+          transforms::BatchedValues out = OpRegistry::instance().get("sum").rules->batch(in, attrs, context);
           transforms::BatchedValue& result = out.at(0);
           if (!result.bdim) return out;
           const Tensor total = ops::sum(result.value, std::vector<std::int64_t>{*result.bdim}, /*keepdim=*/true);
@@ -135,7 +135,7 @@ inline std::unique_ptr<conformance::Backend> make_expand_transpose_without_sum_m
       const Tensor& ct = c.cotangents[0];
       const Shape& shape = c.metas[0].shape;
       // An empty cotangent has no first element to take; the built-in sum there.
-      if (ct.numel() == 0) return transforms::AdRuleRegistry::instance().transpose_rules().at("expand")(c);
+      if (ct.numel() == 0) return OpRegistry::instance().get("expand").rules->transpose(c);
       Tensor picked = ct;
       while (picked.dim() > static_cast<std::int64_t>(shape.size())) picked = ops::select(picked, 0, 0);
       for (std::size_t d = 0; d < shape.size(); ++d) {

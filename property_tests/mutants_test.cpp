@@ -61,37 +61,50 @@ TEST(Mutants, TheWrongRuleIsGoneAfterTheMutantAnswers) {
 // The mechanism the mutants stand on (NOTE: [rules replaced for a scope]): replacements nest, each
 // uncovers what it hid, in any order, and another thread never sees them.
 TEST(Mutants, ARuleReplacedForAScopeNestsAndStaysOnItsThread) {
-  const transforms::BatchRuleRegistry& registry = transforms::BatchRuleRegistry::instance();
-  const transforms::BatchRule* built_in = registry.find("sum");
+  const OpDef& sum = OpRegistry::instance().get("sum");
+  const transforms::BatchRule* built_in = transforms::batch_rule(sum);
   ASSERT_NE(built_in, nullptr);
   auto outer = std::make_unique<transforms::ScopedBatchRule>("sum", *built_in);
-  const transforms::BatchRule* outer_rule = registry.find("sum");
+  const transforms::BatchRule* outer_rule = transforms::batch_rule(sum);
   EXPECT_NE(outer_rule, built_in);
   {
     const transforms::ScopedBatchRule inner("sum", *built_in);
-    EXPECT_NE(registry.find("sum"), outer_rule);
+    EXPECT_NE(transforms::batch_rule(sum), outer_rule);
     const transforms::BatchRule* elsewhere = nullptr;
-    std::thread([&] { elsewhere = registry.find("sum"); }).join();
+    std::thread([&] { elsewhere = transforms::batch_rule(sum); }).join();
     EXPECT_EQ(elsewhere, built_in);
   }
-  EXPECT_EQ(registry.find("sum"), outer_rule);
+  EXPECT_EQ(transforms::batch_rule(sum), outer_rule);
   outer.reset();
-  EXPECT_EQ(registry.find("sum"), built_in);
+  EXPECT_EQ(transforms::batch_rule(sum), built_in);
 
-  const transforms::AdRuleRegistry& rules = transforms::AdRuleRegistry::instance();
-  ASSERT_TRUE(rules.non_differentiable("argmax"));
+  const OpDef& argmax = OpRegistry::instance().get("argmax");
+  const OpDef& sin = OpRegistry::instance().get("sin");
+  ASSERT_TRUE(transforms::non_differentiable(argmax));
+  ASSERT_EQ(transforms::transpose_rule(sin), nullptr);
   {
-    // An op registered by a test gains rules it had none of; a non-differentiable op gains a jvp.
+    // An op gains rules it had none of; a non-differentiable op gains a jvp.
     const transforms::ScopedJvpRule jvp("argmax", [](const transforms::JvpCall&) { return TensorList{Tensor()}; });
-    const transforms::ScopedTransposeRule transpose("no-such-op",
+    const transforms::ScopedTransposeRule transpose("sin",
                                                     [](const transforms::TransposeCall&) { return TensorList{}; });
-    EXPECT_FALSE(rules.non_differentiable("argmax"));
-    EXPECT_NE(rules.find_jvp("argmax"), nullptr);
-    EXPECT_NE(rules.find_transpose("no-such-op"), nullptr);
+    EXPECT_FALSE(transforms::non_differentiable(argmax));
+    EXPECT_NE(transforms::jvp_rule(argmax), nullptr);
+    EXPECT_NE(transforms::transpose_rule(sin), nullptr);
   }
-  EXPECT_TRUE(rules.non_differentiable("argmax"));
-  EXPECT_EQ(rules.find_jvp("argmax"), nullptr);
-  EXPECT_EQ(rules.find_transpose("no-such-op"), nullptr);
+  EXPECT_TRUE(transforms::non_differentiable(argmax));
+  EXPECT_EQ(transforms::jvp_rule(argmax), nullptr);
+  EXPECT_EQ(transforms::transpose_rule(sin), nullptr);
+}
+
+// A replacement names its op as the catalogue does: a misspelt name is refused, not silently dead.
+TEST(Mutants, ARuleReplacedForAnUndeclaredOpIsRefused) {
+  try {
+    const transforms::ScopedJvpRule jvp("sinn", [](const transforms::JvpCall&) { return TensorList{Tensor()}; });
+    ADD_FAILURE() << "a rule replaced for the undeclared op 'sinn' was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::UnknownOp) << e.what();
+    EXPECT_NE(std::string(e.what()).find("sinn"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -35,8 +35,7 @@
 #include "reference/backends/cpu/elementwise.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::properties {
 namespace {

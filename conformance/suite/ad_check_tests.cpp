@@ -30,8 +30,8 @@
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
 #include "reference/random/generator.h"
-#include "reference/transforms/ad_rules.h"
 #include "reference/transforms/autodiff.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::conformance {
 namespace {
@@ -602,10 +602,9 @@ std::int64_t floating_numel(const samples::OpSample& sample, const std::vector<s
 }  // namespace
 
 void add_ad_check_tests(const SuiteOptions& options, ConformanceTests& tests) {
-  const transforms::AdRuleRegistry& rules = transforms::AdRuleRegistry::instance();
   for (const auto& [name, spec] : all_sample_specs()) {
     const OpDef* op = OpRegistry::instance().find(name);
-    if (op == nullptr || !differentiable_kind(*op) || op->random || rules.non_differentiable(name) ||
+    if (op == nullptr || !differentiable_kind(*op) || op->random || transforms::non_differentiable(*op) ||
         !spec.oracle_exemption.empty())
       continue;
     for (DType dtype : {DType::Float64, DType::Float32}) {

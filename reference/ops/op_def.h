@@ -10,7 +10,7 @@
 #include "reference/random/philox.h"
 
 namespace funcspec::transforms {
-struct OwnRules;
+struct OpRules;
 }
 
 namespace funcspec {
@@ -29,7 +29,7 @@ namespace funcspec {
 //   ScalarExtraction turns a one-element tensor into a host value (item, is_nonzero).
 //   Custom           a function with its own transform rules (NOTE: [custom functions]): where no
 //                    transform is visible it runs its forward (decompose); a transform sees it whole,
-//                    as one op, and uses the rules it carries (own_rules) instead of the registries'.
+//                    as one op, and uses the rules made from the user's definition.
 enum class OpKind { Primitive, Composite, View, InPlace, OutVariant, Random, DynamicShape, ScalarExtraction, Custom };
 
 std::string_view op_kind_name(OpKind kind);
@@ -85,9 +85,10 @@ struct OpDef {
   RandomDrawsFn random_draws;  // blocks drawn; default: the total numel of the outputs
   // View.
   ViewFn view;
-  // Custom, and the linear steps custom functions record (transforms/custom_function.h): transform
-  // rules that come with the op rather than from the rule registries.
-  std::shared_ptr<const transforms::OwnRules> own_rules;
+  // What transforms apply to the op when they see it whole (NOTE: [op rules] in
+  // transforms/op_rules.h): its batching, jvp and transpose rules. Attached by the op's family in
+  // reference/rules/, or made from a custom function's definition; none for ops that decompose.
+  std::shared_ptr<transforms::OpRules> rules;
 
   const std::string& name() const { return schema.name; }
 };

@@ -7,6 +7,7 @@
 
 #include "reference/core/error.h"
 #include "reference/ops/registration.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec {
 namespace {
@@ -61,6 +62,7 @@ OpRegistry& OpRegistry::instance() {
     register_dynamic_ops(*r);
     register_custom_ops(*r);
     register_variant_ops(*r);
+    transforms::register_rules(*r);
     r->validate();
     return r;
   }();
@@ -68,6 +70,11 @@ OpRegistry& OpRegistry::instance() {
 }
 
 const OpDef* OpRegistry::find(std::string_view name) const {
+  auto it = ops_.find(name);
+  return it == ops_.end() ? nullptr : it->second.get();
+}
+
+OpDef* OpRegistry::find_mutable(std::string_view name) {
   auto it = ops_.find(name);
   return it == ops_.end() ? nullptr : it->second.get();
 }
@@ -116,7 +123,7 @@ void OpRegistry::validate() const {
         FUNCSPEC_INTERNAL_ASSERT(op->decompose != nullptr, fmt::format("{} has no decomposition", name));
         break;
       case OpKind::Custom:
-        FUNCSPEC_INTERNAL_ASSERT(op->decompose != nullptr && op->own_rules != nullptr,
+        FUNCSPEC_INTERNAL_ASSERT(op->decompose != nullptr && op->rules != nullptr,
                                  fmt::format("{} lacks its forward or its rules", name));
         break;
       case OpKind::InPlace:

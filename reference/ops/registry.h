@@ -9,9 +9,9 @@
 
 namespace funcspec {
 
-// The op catalogue: every op declared once (NOTE: [op schema], NOTE: [op kinds]). Built on first
-// use by calling each family's registration function, then immutable except for backends that
-// attach kernels (the CUDA backend).
+// The op catalogue: every op declared once (NOTE: [op schema], NOTE: [op kinds]) with its transform
+// rules (NOTE: [op rules]). Built on first use by calling each family's registration function, then
+// the families' rule registrations; immutable after, but for ops that tests declare themselves.
 class OpRegistry {
  public:
   static OpRegistry& instance();
@@ -25,6 +25,9 @@ class OpRegistry {
   // Declares an op from its schema; the caller fills in the functions its kind needs.
   OpDef& add(std::string_view schema, OpKind kind, std::string family, std::string summary);
   OpDef& add(OpSchema schema, OpKind kind, std::string family, std::string summary);
+  // A declared op, to attach what another layer defines for it (its transform rules); nullptr when
+  // the catalogue does not declare it.
+  OpDef* find_mutable(std::string_view name);
 
  private:
   OpRegistry() = default;

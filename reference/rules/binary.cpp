@@ -9,24 +9,9 @@
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
 #include "reference/rules/batching_helpers.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
-
-void register_binary_batch_rules(BatchRuleRegistry& registry) {
-  for (const OpDef* op : OpRegistry::instance().all()) {
-    if (op->family != "binary" || op->kind != OpKind::Primitive) continue;
-    const std::string name = op->name();
-    registry.add(
-        name, [name](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
-          TensorList values;
-          for (const BatchedValue& input : in)
-            values.push_back(input.value.defined() ? rules::materialize_batch(input, context.batch_size) : input.value);
-          return rules::batched_at_front(call(name, values, attrs));
-        });
-  }
-}
 
 namespace {
 
@@ -55,8 +40,8 @@ Tensor extremum_share(const Tensor& self, const Tensor& other, Tensor (*beats)(c
   return ops::sub(kept, ops::mul(ops::to_dtype(ops::eq(self, other), dtype), ops::lit(0.5)));
 }
 
-void add_extremum_rule(AdRuleRegistry& registry, const std::string& op, Tensor (*beats)(const Tensor&, const Tensor&)) {
-  registry.add_jvp(op, [beats](const JvpCall& c) -> TensorList {
+void add_extremum_rule(RuleAttacher& attach, const std::string& op, Tensor (*beats)(const Tensor&, const Tensor&)) {
+  attach.jvp(op, [beats](const JvpCall& c) -> TensorList {
     const Tensor& a = c.primals[0];
     const Tensor& b = c.primals[1];
     return {add_tangents(scaled(c.tangents[0], [&] { return extremum_share(a, b, beats); }),
@@ -66,44 +51,58 @@ void add_extremum_rule(AdRuleRegistry& registry, const std::string& op, Tensor (
 
 }  // namespace
 
-void register_binary_ad_rules(AdRuleRegistry& registry) {
-  for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or"}) {
-    registry.add_non_differentiable(op);
+void register_binary_rules(RuleAttacher& attach) {
+  // Batching.
+  for (const OpDef* op : attach.catalogue().all()) {
+    if (op->family != "binary" || op->kind != OpKind::Primitive) continue;
+    const std::string name = op->name();
+    attach.batch(
+        name, [name](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
+          TensorList values;
+          for (const BatchedValue& input : in)
+            values.push_back(input.value.defined() ? rules::materialize_batch(input, context.batch_size) : input.value);
+          return rules::batched_at_front(call(name, values, attrs));
+        });
   }
 
-  registry.add_jvp("add", [](const JvpCall& c) -> TensorList {
+  // Derivatives.
+  for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or"}) {
+    attach.non_differentiable(op);
+  }
+
+  attach.jvp("add", [](const JvpCall& c) -> TensorList {
     const Scalar alpha = c.attrs.get_scalar("alpha");
     const Tensor other = c.tangents[1].defined() ? ops::mul(c.tangents[1], ops::lit(alpha)) : Tensor();
     return {add_tangents(c.tangents[0], other)};
   });
-  registry.add_transpose("add", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("add", [](const TransposeCall& c) -> TensorList {
     const Tensor& ct = c.cotangents[0];
     return {ct, c.linear[1] ? ops::mul(ct, ops::lit(c.attrs.get_scalar("alpha"))) : Tensor()};
   });
 
-  registry.add_jvp("sub", [](const JvpCall& c) -> TensorList {
+  attach.jvp("sub", [](const JvpCall& c) -> TensorList {
     const Scalar alpha = c.attrs.get_scalar("alpha");
     if (!c.tangents[1].defined()) return {c.tangents[0]};
     if (!c.tangents[0].defined()) return {ops::mul(c.tangents[1], ops::lit(negated(alpha)))};
     return {ops::sub(c.tangents[0], c.tangents[1], alpha)};
   });
-  registry.add_transpose("sub", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("sub", [](const TransposeCall& c) -> TensorList {
     const Tensor& ct = c.cotangents[0];
     return {ct, c.linear[1] ? ops::mul(ct, ops::lit(negated(c.attrs.get_scalar("alpha")))) : Tensor()};
   });
 
-  registry.add_jvp("mul", [](const JvpCall& c) -> TensorList {
+  attach.jvp("mul", [](const JvpCall& c) -> TensorList {
     const Tensor a = c.tangents[0].defined() ? ops::mul(c.tangents[0], c.primals[1]) : Tensor();
     const Tensor b = c.tangents[1].defined() ? ops::mul(c.primals[0], c.tangents[1]) : Tensor();
     return {add_tangents(a, b)};
   });
-  registry.add_transpose("mul", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("mul", [](const TransposeCall& c) -> TensorList {
     const Tensor& ct = c.cotangents[0];
     return {c.linear[0] ? ops::mul(ct, c.inputs[1]) : Tensor(), c.linear[1] ? ops::mul(c.inputs[0], ct) : Tensor()};
   });
 
   // Rounded division is piecewise constant: zero derivative, as PyTorch.
-  registry.add_jvp("div", [](const JvpCall& c) -> TensorList {
+  attach.jvp("div", [](const JvpCall& c) -> TensorList {
     if (!c.attrs.is_none("rounding_mode")) return {Tensor()};
     const Tensor& denominator = c.primals[1];
     const Tensor by_numerator = c.tangents[0].defined() ? ops::div(c.tangents[0], denominator) : Tensor();
@@ -112,7 +111,7 @@ void register_binary_ad_rules(AdRuleRegistry& registry) {
     return {add_tangents(by_numerator, by_denominator)};
   });
   // Only true division by a constant is ever applied to a tangent.
-  registry.add_transpose("div", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("div", [](const TransposeCall& c) -> TensorList {
     FUNCSPEC_INTERNAL_ASSERT(!c.linear[1] && c.attrs.is_none("rounding_mode"),
                              "div is transposed in its numerator only, and only as true division");
     return {ops::div(c.cotangents[0], c.inputs[1]), Tensor()};
@@ -121,7 +120,7 @@ void register_binary_ad_rules(AdRuleRegistry& registry) {
   // PyTorch's choices at the edges: d/dbase is 0 where the exponent is 0 (even at base 0, where
   // 0 * base^-1 would be NaN), and d/dexponent is 0 where base == 0 and exponent >= 0 (where
   // result * log(base) would be 0 * -inf).
-  registry.add_jvp("pow", [](const JvpCall& c) -> TensorList {
+  attach.jvp("pow", [](const JvpCall& c) -> TensorList {
     const Tensor& base = c.primals[0];
     const Tensor& exponent = c.primals[1];
     const Tensor by_base = scaled(c.tangents[0], [&] {
@@ -136,7 +135,7 @@ void register_binary_ad_rules(AdRuleRegistry& registry) {
   });
 
   // atan2(y, x): d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2).
-  registry.add_jvp("atan2", [](const JvpCall& c) -> TensorList {
+  attach.jvp("atan2", [](const JvpCall& c) -> TensorList {
     const Tensor& y = c.primals[0];
     const Tensor& x = c.primals[1];
     const Tensor inverse_norm = ops::reciprocal(ops::add(ops::square(y), ops::square(x)));
@@ -144,11 +143,11 @@ void register_binary_ad_rules(AdRuleRegistry& registry) {
                          scaled(c.tangents[1], [&] { return ops::mul(ops::neg(y), inverse_norm); }))};
   });
 
-  add_extremum_rule(registry, "maximum", ops::lt);
-  add_extremum_rule(registry, "minimum", ops::gt);
+  add_extremum_rule(attach, "maximum", ops::lt);
+  add_extremum_rule(attach, "minimum", ops::gt);
 
   // remainder(x, y) = x - floor(x / y) * y, with floor(x / y) piecewise constant.
-  registry.add_jvp("remainder", [](const JvpCall& c) -> TensorList {
+  attach.jvp("remainder", [](const JvpCall& c) -> TensorList {
     return {add_tangents(c.tangents[0], scaled(c.tangents[1], [&] {
                            return ops::neg(ops::div(c.primals[0], c.primals[1], std::string("floor")));
                          }))};
@@ -156,7 +155,7 @@ void register_binary_ad_rules(AdRuleRegistry& registry) {
 
   // As PyTorch: self's gradient inside [min, max] (bounds included), min's where it binds, max's
   // where it binds or where max < min (the result is max there).
-  registry.add_jvp("clamp", [](const JvpCall& c) -> TensorList {
+  attach.jvp("clamp", [](const JvpCall& c) -> TensorList {
     const Tensor& self = c.primals[0];
     const Tensor& min = c.primals[1];
     const Tensor& max = c.primals[2];
@@ -179,13 +178,13 @@ void register_binary_ad_rules(AdRuleRegistry& registry) {
   });
 
   // Linear in both branches; the condition carries no derivative.
-  registry.add_jvp("where", [](const JvpCall& c) -> TensorList {
+  attach.jvp("where", [](const JvpCall& c) -> TensorList {
     const Tensor& self = c.tangents[1];
     const Tensor& other = c.tangents[2];
     if (!self.defined() && !other.defined()) return {Tensor()};
     return {ops::where(c.primals[0], self.defined() ? self : ops::lit(0), other.defined() ? other : ops::lit(0))};
   });
-  registry.add_transpose("where", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("where", [](const TransposeCall& c) -> TensorList {
     const Tensor& condition = c.inputs[0];
     const Tensor& ct = c.cotangents[0];
     return {Tensor(), c.linear[1] ? ops::where(condition, ct, ops::lit(0)) : Tensor(),

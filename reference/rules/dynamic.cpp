@@ -5,7 +5,7 @@
 #include <string>
 
 #include "reference/api/ops.h"
-#include "reference/transforms/ad_rules.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -26,14 +26,15 @@ Tensor selection_one_hot(const Tensor& mask, std::int64_t selected, DType dtype)
 
 }  // namespace
 
-void register_dynamic_ad_rules(AdRuleRegistry& registry) {
-  registry.add_non_differentiable("nonzero");
+void register_dynamic_rules(RuleAttacher& attach) {
+  // Derivatives.
+  attach.non_differentiable("nonzero");
   // Linear in self. masked_select itself cannot be applied to a tangent: reverse mode records
   // tangent ops on meta placeholders, where an output shape that depends on values is refused.
   // The same selection with a static shape is a contraction with a constant one-hot selector
   // (expand, mul, sum), whose transpose scatters each cotangent element back to its position
   // exactly: every position receives one product with 1 and zeros.
-  registry.add_jvp("masked_select", [](const JvpCall& c) -> TensorList {
+  attach.jvp("masked_select", [](const JvpCall& c) -> TensorList {
     const Tensor& tangent = c.tangents[0];
     const Tensor& mask = c.primals[1];
     const std::int64_t selected = c.outputs[0].numel();

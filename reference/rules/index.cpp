@@ -13,8 +13,7 @@
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -135,23 +134,6 @@ BatchedValues masked_fill_rule(const BatchedValues& in, const Attrs& attrs, cons
   return {{call_one("where", {mask, fill, self}), 0}};
 }
 
-}  // namespace
-
-void register_index_batch_rules(BatchRuleRegistry& registry) {
-  registry.add("cat", cat_rule);
-  for (const char* name : {"gather", "scatter_add"}) {
-    const std::string op = name;
-    registry.add(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) {
-      return same_rank_rule(op, in, attrs, context);
-    });
-  }
-  registry.add("index_select", index_select_rule);
-  registry.add("index_add", index_add_rule);
-  registry.add("masked_fill", masked_fill_rule);
-}
-
-namespace {
-
 bool is_legacy_empty(const Shape& shape) { return shape == Shape{0}; }
 
 // `tangent`, or zeros shaped like `primal` when it is a symbolic zero: for linear ops that must
@@ -214,29 +196,42 @@ TensorList masked_fill_transpose(const TransposeCall& c) {
 
 }  // namespace
 
-void register_index_ad_rules(AdRuleRegistry& registry) {
+void register_index_rules(RuleAttacher& attach) {
+  // Batching.
+  attach.batch("cat", cat_rule);
+  for (const char* name : {"gather", "scatter_add"}) {
+    const std::string op = name;
+    attach.batch(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) {
+      return same_rank_rule(op, in, attrs, context);
+    });
+  }
+  attach.batch("index_select", index_select_rule);
+  attach.batch("index_add", index_add_rule);
+  attach.batch("masked_fill", masked_fill_rule);
+
+  // Derivatives.
   // Linear in every tensor: the tangents joined, zeros standing in for constant pieces.
-  registry.add_jvp("cat", [](const JvpCall& c) -> TensorList {
+  attach.jvp("cat", [](const JvpCall& c) -> TensorList {
     if (std::none_of(c.tangents.begin(), c.tangents.end(), [](const Tensor& t) { return t.defined(); }))
       return {Tensor()};
     TensorList pieces;
     for (std::size_t i = 0; i < c.primals.size(); ++i) pieces.push_back(tangent_or_zeros(c.tangents[i], c.primals[i]));
     return {call_one("cat", pieces, c.attrs)};
   });
-  registry.add_transpose("cat", cat_transpose);
+  attach.transpose("cat", cat_transpose);
 
-  registry.add_jvp("gather", [](const JvpCall& c) -> TensorList {
+  attach.jvp("gather", [](const JvpCall& c) -> TensorList {
     return {call_one("gather", {c.tangents[0], c.primals[1]}, c.attrs)};
   });
-  registry.add_transpose("gather", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("gather", [](const TransposeCall& c) -> TensorList {
     const Tensor& ct = c.cotangents[0];
     return {call_one("scatter_add", {zeros_of(c.metas[0], ct.device()), c.inputs[1], ct}, c.attrs), Tensor()};
   });
 
-  registry.add_jvp("index_select", [](const JvpCall& c) -> TensorList {
+  attach.jvp("index_select", [](const JvpCall& c) -> TensorList {
     return {call_one("index_select", {c.tangents[0], c.primals[1]}, c.attrs)};
   });
-  registry.add_transpose("index_select", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("index_select", [](const TransposeCall& c) -> TensorList {
     const Tensor& ct = c.cotangents[0];
     const Attrs attrs{{"dim", c.attrs.get_int("dim")}};
     return {call_one("index_add", {zeros_of(c.metas[0], ct.device()), c.inputs[1], ct}, attrs), Tensor()};
@@ -245,12 +240,12 @@ void register_index_ad_rules(AdRuleRegistry& registry) {
   // index_add and scatter_add are linear in self and in the added tensor together.
   for (const char* name : {"index_add", "scatter_add"}) {
     const std::string op = name;
-    registry.add_jvp(op, [op](const JvpCall& c) -> TensorList {
+    attach.jvp(op, [op](const JvpCall& c) -> TensorList {
       if (!c.tangents[2].defined()) return {c.tangents[0]};
       return {call_one(op, {tangent_or_zeros(c.tangents[0], c.primals[0]), c.primals[1], c.tangents[2]}, c.attrs)};
     });
   }
-  registry.add_transpose("index_add", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("index_add", [](const TransposeCall& c) -> TensorList {
     const Tensor& ct = c.cotangents[0];
     Tensor source;
     if (c.linear[2]) {
@@ -260,15 +255,15 @@ void register_index_ad_rules(AdRuleRegistry& registry) {
     }
     return {c.linear[0] ? ct : Tensor(), Tensor(), source};
   });
-  registry.add_transpose("scatter_add", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("scatter_add", [](const TransposeCall& c) -> TensorList {
     const Tensor& ct = c.cotangents[0];
     const Tensor src =
         c.linear[2] ? padded_to(call_one("gather", {ct, c.inputs[1]}, c.attrs), c.metas[2].shape) : Tensor();
     return {c.linear[0] ? ct : Tensor(), Tensor(), src};
   });
 
-  registry.add_jvp("masked_fill", masked_fill_tangent);
-  registry.add_transpose("masked_fill", masked_fill_transpose);
+  attach.jvp("masked_fill", masked_fill_tangent);
+  attach.transpose("masked_fill", masked_fill_transpose);
 }
 
 }  // namespace funcspec::transforms

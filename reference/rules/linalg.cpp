@@ -17,8 +17,7 @@
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
 #include "reference/rules/batching_helpers.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/transforms/op_rules.h"
 #include "reference/transforms/vmap_interpreter.h"
 
 namespace funcspec::transforms {
@@ -88,29 +87,6 @@ BatchedValues einsum_rule(const BatchedValues& in, const Attrs& attrs, const Bat
   }
   return {{call_one("einsum", operands, {{"equation", with_batch_label(equation, batched, label)}}), 0}};
 }
-
-}  // namespace
-
-void register_linalg_batch_rules(BatchRuleRegistry& registry) {
-  // One matrix input, any leading dims.
-  for (const char* name : {"det", "inverse", "slogdet", "tril", "triu"}) {
-    const std::string op = name;
-    registry.add(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
-      check_examples(op, in, attrs);
-      return rules::batched_at_front(call(op, {rules::batch_to_front(in.at(0))}, attrs));
-    });
-  }
-  // The op layer has checked A and B and broadcast their batch dims on the examples, so with both
-  // batched at the front B is still a vector right-hand side exactly when its examples are.
-  registry.add("solve", [](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
-    const Tensor a = rules::materialize_batch(in.at(0), context.batch_size);
-    const Tensor b = rules::materialize_batch(in.at(1), context.batch_size);
-    return rules::batched_at_front(call("solve", {a, b}, attrs));
-  });
-  registry.add("einsum", einsum_rule);
-}
-
-namespace {
 
 // NOTE: [einsum transpose]
 // einsum is linear in each operand. Its plan gives every dim of every operand and of the result an
@@ -232,9 +208,28 @@ Tensor matrix_transpose(const Tensor& a) { return ops::einsum("...ij->...ji", {a
 
 }  // namespace
 
-void register_linalg_ad_rules(AdRuleRegistry& registry) {
+void register_linalg_rules(RuleAttacher& attach) {
+  // Batching.
+  // One matrix input, any leading dims.
+  for (const char* name : {"det", "inverse", "slogdet", "tril", "triu"}) {
+    const std::string op = name;
+    attach.batch(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+      check_examples(op, in, attrs);
+      return rules::batched_at_front(call(op, {rules::batch_to_front(in.at(0))}, attrs));
+    });
+  }
+  // The op layer has checked A and B and broadcast their batch dims on the examples, so with both
+  // batched at the front B is still a vector right-hand side exactly when its examples are.
+  attach.batch("solve", [](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
+    const Tensor a = rules::materialize_batch(in.at(0), context.batch_size);
+    const Tensor b = rules::materialize_batch(in.at(1), context.batch_size);
+    return rules::batched_at_front(call("solve", {a, b}, attrs));
+  });
+  attach.batch("einsum", einsum_rule);
+
+  // Derivatives.
   // Multilinear: the sum over operands of the einsum with that operand replaced by its tangent.
-  registry.add_jvp("einsum", [](const JvpCall& c) -> TensorList {
+  attach.jvp("einsum", [](const JvpCall& c) -> TensorList {
     Tensor tangent;
     for (std::size_t k = 0; k < c.primals.size(); ++k) {
       if (!c.tangents[k].defined()) continue;
@@ -244,7 +239,7 @@ void register_linalg_ad_rules(AdRuleRegistry& registry) {
     }
     return {tangent};
   });
-  registry.add_transpose("einsum", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("einsum", [](const TransposeCall& c) -> TensorList {
     const auto linear_count = std::count(c.linear.begin(), c.linear.end(), true);
     FUNCSPEC_INTERNAL_ASSERT(linear_count == 1, "einsum is linear in one operand at a time, not in several");
     const auto linear_operand =
@@ -256,32 +251,32 @@ void register_linalg_ad_rules(AdRuleRegistry& registry) {
 
   for (const char* name : {"tril", "triu"}) {
     const std::string op = name;
-    registry.add_jvp(op, [op](const JvpCall& c) -> TensorList { return {call_one(op, {c.tangents[0]}, c.attrs)}; });
+    attach.jvp(op, [op](const JvpCall& c) -> TensorList { return {call_one(op, {c.tangents[0]}, c.attrs)}; });
     // A mask is its own transpose.
-    registry.add_transpose(
-        op, [op](const TransposeCall& c) -> TensorList { return {call_one(op, {c.cotangents[0]}, c.attrs)}; });
+    attach.transpose(op,
+                     [op](const TransposeCall& c) -> TensorList { return {call_one(op, {c.cotangents[0]}, c.attrs)}; });
   }
 
   // d det(A) = sum_ij cofactor(A)_ij dA_ij (Jacobi's formula), which PyTorch writes det(A) tr(A^-1 dA)
   // for invertible A; the cofactors are also right for singular A. A 0x0 matrix has the constant
   // det 1.
-  registry.add_jvp("det", [](const JvpCall& c) -> TensorList {
+  attach.jvp("det", [](const JvpCall& c) -> TensorList {
     if (c.primals[0].size(-1) == 0) return {Tensor()};
     const auto [minor_dets, sign] = cofactors(c.primals[0]);
     return {ops::einsum("...ij,ij,...ij->...", {minor_dets, sign, c.tangents[0]})};
   });
   // d log|det A| = tr(A^-1 dA); the sign is piecewise constant.
-  registry.add_jvp("slogdet", [](const JvpCall& c) -> TensorList {
+  attach.jvp("slogdet", [](const JvpCall& c) -> TensorList {
     return {Tensor(), ops::einsum("...ij,...ji->...", {ops::inverse(c.primals[0]), c.tangents[0]})};
   });
   // d A^-1 = -A^-1 dA A^-1.
-  registry.add_jvp("inverse", [](const JvpCall& c) -> TensorList {
+  attach.jvp("inverse", [](const JvpCall& c) -> TensorList {
     const Tensor& inverse = c.outputs[0];
     return {ops::einsum("...ij,...jk,...kl->...il", {ops::neg(inverse), c.tangents[0], inverse})};
   });
   // A X = B gives A dX = dB - dA X (X A = B: dX A = dB - X dA): dX solves the same system with the
   // right-hand side moved by dA. The inputs are canonical: A and B share their batch dims.
-  registry.add_jvp("solve", [](const JvpCall& c) -> TensorList {
+  attach.jvp("solve", [](const JvpCall& c) -> TensorList {
     const Tensor& a = c.primals[0];
     const Tensor& x = c.outputs[0];
     const bool left = c.attrs.get_bool("left");
@@ -298,7 +293,7 @@ void register_linalg_ad_rules(AdRuleRegistry& registry) {
   });
   // Linear in B for a constant A: X = A^-1 B pulls a cotangent G back to A^-T G (X = B A^-1: to
   // G A^-T), which is solve with A^T on the same side.
-  registry.add_transpose("solve", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("solve", [](const TransposeCall& c) -> TensorList {
     FUNCSPEC_INTERNAL_ASSERT(!c.linear[0], "solve is linear in B only, with A constant");
     return {Tensor(), call_one("solve", {matrix_transpose(c.inputs[0]), c.cotangents[0]}, c.attrs)};
   });

@@ -11,8 +11,7 @@
 #include "reference/core/error.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
 
@@ -71,8 +70,8 @@ Tensor example_template(const BatchedValue& input) {
 }
 
 // Ops whose tensor inputs only give the shape and dtype of the draw.
-void add_shape_only_rule(BatchRuleRegistry& registry, const std::string& op) {
-  registry.add(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
+void add_shape_only_rule(RuleAttacher& attach, const std::string& op) {
+  attach.batch(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
     if (context.randomness == Randomness::Same) {
       TensorList templates;
       for (const BatchedValue& input : in) templates.push_back(example_template(input));
@@ -88,8 +87,8 @@ void add_shape_only_rule(BatchRuleRegistry& registry, const std::string& op) {
 }
 
 // Ops whose tensor inputs set the distribution.
-void add_distribution_rule(BatchRuleRegistry& registry, const std::string& op) {
-  registry.add(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
+void add_distribution_rule(RuleAttacher& attach, const std::string& op) {
+  attach.batch(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
     if (context.randomness == Randomness::Same) {
       TensorList values;
       for (std::size_t i = 0; i < in.size(); ++i) {
@@ -105,8 +104,8 @@ void add_distribution_rule(BatchRuleRegistry& registry, const std::string& op) {
 }
 
 // Ops without tensor inputs: the draw's shape is the `size` attribute.
-void add_sized_rule(BatchRuleRegistry& registry, const std::string& op) {
-  registry.add(op, [op](const BatchedValues&, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
+void add_sized_rule(RuleAttacher& attach, const std::string& op) {
+  attach.batch(op, [op](const BatchedValues&, const Attrs& attrs, const BatchContext& context) -> BatchedValues {
     if (context.randomness == Randomness::Same) return {{call_one(op, {}, attrs), std::nullopt}};
     std::vector<std::int64_t> size{context.full_batch_size};
     for (std::int64_t s : attrs.get_int_list("size")) size.push_back(s);
@@ -118,18 +117,18 @@ void add_sized_rule(BatchRuleRegistry& registry, const std::string& op) {
 
 }  // namespace
 
-void register_random_batch_rules(BatchRuleRegistry& registry) {
-  for (const char* op : {"rand", "randn", "randint"}) add_sized_rule(registry, op);
-  for (const char* op : {"uniform", "normal_functional", "bernoulli.p"}) add_shape_only_rule(registry, op);
-  for (const char* op : {"bernoulli", "normal", "multinomial"}) add_distribution_rule(registry, op);
-}
+void register_random_rules(RuleAttacher& attach) {
+  // Batching.
+  for (const char* op : {"rand", "randn", "randint"}) add_sized_rule(attach, op);
+  for (const char* op : {"uniform", "normal_functional", "bernoulli.p"}) add_shape_only_rule(attach, op);
+  for (const char* op : {"bernoulli", "normal", "multinomial"}) add_distribution_rule(attach, op);
 
-// Draws carry no derivative, not even with respect to their distribution's parameters (normal's
-// mean and std, bernoulli's p), as PyTorch. The in-place draws decompose into these and copy_.
-void register_random_ad_rules(AdRuleRegistry& registry) {
+  // Derivatives.
+  // Draws carry no derivative, not even with respect to their distribution's parameters (normal's
+  // mean and std, bernoulli's p), as PyTorch. The in-place draws decompose into these and copy_.
   for (const char* op : {"rand", "randn", "randint", "bernoulli", "bernoulli.p", "multinomial", "normal",
                          "normal_functional", "uniform"}) {
-    registry.add_non_differentiable(op);
+    attach.non_differentiable(op);
   }
 }
 

@@ -12,8 +12,7 @@
 #include "reference/core/shape.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -81,25 +80,6 @@ BatchedValues arg_reduce_rule(const std::string& op, const BatchedValues& in, co
   kept[0] = batch;
   return {{call_one("view", {index}, {{"size", kept}}), 0}};
 }
-
-}  // namespace
-
-void register_reduce_batch_rules(BatchRuleRegistry& registry) {
-  for (const char* name : {"sum", "prod", "amax", "amin", "all", "any", "norm"}) {
-    const std::string op = name;
-    registry.add(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) {
-      return reduce_dims_rule(op, in, attrs);
-    });
-  }
-  for (const char* name : {"argmax", "argmin"}) {
-    const std::string op = name;
-    registry.add(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) {
-      return arg_reduce_rule(op, in, attrs);
-    });
-  }
-}
-
-namespace {
 
 // The wrapped, sorted dims a `int[]? dim` reduction of a rank-`rank` input reduces: None and []
 // mean every dim, and a rank-0 input reduces none (its dims 0 and -1 name nothing).
@@ -182,18 +162,33 @@ Tensor norm_weight(const Tensor& x, const Tensor& norm, double p, const Attrs& a
 
 }  // namespace
 
-void register_reduce_ad_rules(AdRuleRegistry& registry) {
-  registry.add_jvp("sum", [](const JvpCall& c) -> TensorList { return {call_one("sum", {c.tangents[0]}, c.attrs)}; });
+void register_reduce_rules(RuleAttacher& attach) {
+  // Batching.
+  for (const char* name : {"sum", "prod", "amax", "amin", "all", "any", "norm"}) {
+    const std::string op = name;
+    attach.batch(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) {
+      return reduce_dims_rule(op, in, attrs);
+    });
+  }
+  for (const char* name : {"argmax", "argmin"}) {
+    const std::string op = name;
+    attach.batch(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) {
+      return arg_reduce_rule(op, in, attrs);
+    });
+  }
+
+  // Derivatives.
+  attach.jvp("sum", [](const JvpCall& c) -> TensorList { return {call_one("sum", {c.tangents[0]}, c.attrs)}; });
   // Each input element contributes once to its reduced result: the cotangent comes back by
   // re-inserting the reduced dims and expanding.
-  registry.add_transpose("sum", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("sum", [](const TransposeCall& c) -> TensorList {
     const Shape& shape = c.metas[0].shape;
     const std::vector<std::int64_t> dims = reduced_dims_of(c.attrs, static_cast<std::int64_t>(shape.size()), "sum");
     const Tensor kept = with_reduced_dims_kept(c.cotangents[0], dims, c.attrs.get_bool("keepdim"));
     return {ops::to_dtype(ops::expand(kept, shape), c.metas[0].dtype)};
   });
 
-  registry.add_jvp("prod", [](const JvpCall& c) -> TensorList {
+  attach.jvp("prod", [](const JvpCall& c) -> TensorList {
     const Tensor& x = c.primals[0];
     const std::vector<std::int64_t> dims = reduced_dims_of(c.attrs, x.dim(), "prod");
     // An empty product is the constant 1; a rank-0 one is x itself.
@@ -203,7 +198,7 @@ void register_reduce_ad_rules(AdRuleRegistry& registry) {
   });
 
   for (const char* name : {"amax", "amin"}) {
-    registry.add_jvp(name, [name](const JvpCall& c) -> TensorList {
+    attach.jvp(name, [name](const JvpCall& c) -> TensorList {
       const Tensor& x = c.primals[0];
       const std::vector<std::int64_t> dims = reduced_dims_of(c.attrs, x.dim(), name);
       const Tensor extreme = with_reduced_dims_kept(c.outputs[0], dims, c.attrs.get_bool("keepdim"));
@@ -211,7 +206,7 @@ void register_reduce_ad_rules(AdRuleRegistry& registry) {
     });
   }
 
-  registry.add_jvp("norm", [](const JvpCall& c) -> TensorList {
+  attach.jvp("norm", [](const JvpCall& c) -> TensorList {
     const Tensor& x = c.primals[0];
     const double p = c.attrs.get_scalar("p").to<double>();
     // p = 0 counts the non-zero elements: piecewise constant.
@@ -221,7 +216,7 @@ void register_reduce_ad_rules(AdRuleRegistry& registry) {
     return {weighted_sum_tangent(c.tangents[0], norm_weight(x, norm, p, c.attrs), c.attrs)};
   });
 
-  for (const char* name : {"all", "any", "argmax", "argmin"}) registry.add_non_differentiable(name);
+  for (const char* name : {"all", "any", "argmax", "argmin"}) attach.non_differentiable(name);
 }
 
 }  // namespace funcspec::transforms

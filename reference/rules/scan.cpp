@@ -7,8 +7,7 @@
 #include "reference/core/shape.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -78,28 +77,6 @@ BatchedValues roll_rule(const BatchedValues& in, const Attrs& attrs) {
   return {{call_one("reshape", {rolled}, {{"shape", shape}}), 0}};
 }
 
-}  // namespace
-
-void register_scan_batch_rules(BatchRuleRegistry& registry) {
-  for (const char* name : {"cumsum", "cumprod", "sort"}) {
-    const std::string op = name;
-    registry.add(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) {
-      return along_dim_rule(op, in, attrs);
-    });
-  }
-  // The op reads a rank-0 input as one lane of length 1 and writes its one element whatever k is
-  // (k is 0 or 1 there), so the unit lane asks for that element.
-  registry.add("topk", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) {
-    return along_dim_rule("topk", in, attrs, [](Attrs& physical) { physical.set("k", std::int64_t{1}); });
-  });
-  registry.add("flip",
-               [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) { return flip_rule(in, attrs); });
-  registry.add("roll",
-               [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) { return roll_rule(in, attrs); });
-}
-
-namespace {
-
 // d cumprod(x)_i / dx_k = prod_{j <= i, j != k} x_j for k <= i (0 above the diagonal), as an
 // [..., k, i] matrix per lane of x (moved last), computed without dividing so that zeros in x give
 // PyTorch's exact derivative: row k is the running product of the lane with x_k replaced by 1.
@@ -135,28 +112,46 @@ TensorList gathered_values_tangent(const JvpCall& c) {
 
 }  // namespace
 
-void register_scan_ad_rules(AdRuleRegistry& registry) {
+void register_scan_rules(RuleAttacher& attach) {
+  // Batching.
+  for (const char* name : {"cumsum", "cumprod", "sort"}) {
+    const std::string op = name;
+    attach.batch(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) {
+      return along_dim_rule(op, in, attrs);
+    });
+  }
+  // The op reads a rank-0 input as one lane of length 1 and writes its one element whatever k is
+  // (k is 0 or 1 there), so the unit lane asks for that element.
+  attach.batch("topk", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) {
+    return along_dim_rule("topk", in, attrs, [](Attrs& physical) { physical.set("k", std::int64_t{1}); });
+  });
+  attach.batch("flip",
+               [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) { return flip_rule(in, attrs); });
+  attach.batch("roll",
+               [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) { return roll_rule(in, attrs); });
+
+  // Derivatives.
   for (const char* name : {"cumsum", "flip", "roll"}) {
     const std::string op = name;
-    registry.add_jvp(op, [op](const JvpCall& c) -> TensorList { return {call_one(op, {c.tangents[0]}, c.attrs)}; });
+    attach.jvp(op, [op](const JvpCall& c) -> TensorList { return {call_one(op, {c.tangents[0]}, c.attrs)}; });
   }
   // Element i of the cotangent reaches every running sum from i on: a running sum from the end.
-  registry.add_transpose("cumsum", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("cumsum", [](const TransposeCall& c) -> TensorList {
     const Tensor& ct = c.cotangents[0];
     if (ct.dim() == 0) return {ct};
     const std::int64_t dim = wrap_dim(c.attrs.get_int("dim"), ct.dim(), "cumsum");
     return {ops::flip(ops::cumsum(ops::flip(ct, {dim}), dim), {dim})};
   });
-  registry.add_transpose(
-      "flip", [](const TransposeCall& c) -> TensorList { return {call_one("flip", {c.cotangents[0]}, c.attrs)}; });
-  registry.add_transpose("roll", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("flip",
+                   [](const TransposeCall& c) -> TensorList { return {call_one("flip", {c.cotangents[0]}, c.attrs)}; });
+  attach.transpose("roll", [](const TransposeCall& c) -> TensorList {
     std::vector<std::int64_t> back = c.attrs.get_int_list("shifts");
     for (std::int64_t& shift : back) shift = -shift;
     return {ops::roll(c.cotangents[0], back, c.attrs.get_int_list("dims"))};
   });
-  registry.add_jvp("cumprod", [](const JvpCall& c) -> TensorList { return {cumprod_tangent(c)}; });
-  registry.add_jvp("sort", gathered_values_tangent);
-  registry.add_jvp("topk", gathered_values_tangent);
+  attach.jvp("cumprod", [](const JvpCall& c) -> TensorList { return {cumprod_tangent(c)}; });
+  attach.jvp("sort", gathered_values_tangent);
+  attach.jvp("topk", gathered_values_tangent);
 }
 
 }  // namespace funcspec::transforms

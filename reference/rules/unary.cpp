@@ -7,20 +7,9 @@
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
 #include "reference/rules/batching_helpers.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
-
-void register_unary_batch_rules(BatchRuleRegistry& registry) {
-  for (const OpDef* op : OpRegistry::instance().all()) {
-    if (op->family != "unary" || op->kind != OpKind::Primitive) continue;
-    const std::string name = op->name();
-    registry.add(name, [name](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
-      return {{call_one(name, {in.at(0).value}, attrs), in.at(0).bdim}};
-    });
-  }
-}
 
 namespace {
 
@@ -30,8 +19,8 @@ constexpr double inverse_sqrt_two = std::numbers::sqrt2 / 2;
 // The primal-derived factor f'(x) of an elementwise op whose tangent is t * f'(x).
 using DerivativeFactor = std::function<Tensor(const Tensor& self, const Tensor& result, const Attrs& attrs)>;
 
-void add_scaling_rule(AdRuleRegistry& registry, const std::string& op, DerivativeFactor factor) {
-  registry.add_jvp(op, [factor = std::move(factor)](const JvpCall& c) -> TensorList {
+void add_scaling_rule(RuleAttacher& attach, const std::string& op, DerivativeFactor factor) {
+  attach.jvp(op, [factor = std::move(factor)](const JvpCall& c) -> TensorList {
     return {ops::mul(c.tangents[0], factor(c.primals[0], c.outputs[0], c.attrs))};
   });
 }
@@ -62,57 +51,67 @@ Tensor gelu_tanh_derivative(const Tensor& x) {
 
 }  // namespace
 
-void register_unary_ad_rules(AdRuleRegistry& registry) {
+void register_unary_rules(RuleAttacher& attach) {
+  // Batching.
+  for (const OpDef* op : attach.catalogue().all()) {
+    if (op->family != "unary" || op->kind != OpKind::Primitive) continue;
+    const std::string name = op->name();
+    attach.batch(name, [name](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+      return {{call_one(name, {in.at(0).value}, attrs), in.at(0).bdim}};
+    });
+  }
+
+  // Derivatives.
   // Piecewise constant (zero derivative almost everywhere) or bool-valued.
-  for (const char* op : {"ceil", "floor", "round", "sign", "logical_not"}) registry.add_non_differentiable(op);
+  for (const char* op : {"ceil", "floor", "round", "sign", "logical_not"}) attach.non_differentiable(op);
 
-  registry.add_jvp("neg", [](const JvpCall& c) -> TensorList { return {ops::neg(c.tangents[0])}; });
-  registry.add_transpose("neg", [](const TransposeCall& c) -> TensorList { return {ops::neg(c.cotangents[0])}; });
+  attach.jvp("neg", [](const JvpCall& c) -> TensorList { return {ops::neg(c.tangents[0])}; });
+  attach.transpose("neg", [](const TransposeCall& c) -> TensorList { return {ops::neg(c.cotangents[0])}; });
 
-  add_scaling_rule(registry, "sin", [](const Tensor& x, const Tensor&, const Attrs&) { return ops::cos(x); });
-  add_scaling_rule(registry, "cos", [](const Tensor& x, const Tensor&, const Attrs&) { return ops::neg(ops::sin(x)); });
-  add_scaling_rule(registry, "tan",
+  add_scaling_rule(attach, "sin", [](const Tensor& x, const Tensor&, const Attrs&) { return ops::cos(x); });
+  add_scaling_rule(attach, "cos", [](const Tensor& x, const Tensor&, const Attrs&) { return ops::neg(ops::sin(x)); });
+  add_scaling_rule(attach, "tan",
                    [](const Tensor&, const Tensor& y, const Attrs&) { return ops::add(ops::square(y), ops::lit(1)); });
-  add_scaling_rule(registry, "tanh",
+  add_scaling_rule(attach, "tanh",
                    [](const Tensor&, const Tensor& y, const Attrs&) { return ops::sub(ops::lit(1), ops::square(y)); });
-  add_scaling_rule(registry, "sigmoid",
+  add_scaling_rule(attach, "sigmoid",
                    [](const Tensor&, const Tensor& y, const Attrs&) { return ops::mul(ops::sub(ops::lit(1), y), y); });
-  add_scaling_rule(registry, "exp", [](const Tensor&, const Tensor& y, const Attrs&) { return y; });
-  add_scaling_rule(registry, "expm1",
+  add_scaling_rule(attach, "exp", [](const Tensor&, const Tensor& y, const Attrs&) { return y; });
+  add_scaling_rule(attach, "expm1",
                    [](const Tensor&, const Tensor& y, const Attrs&) { return ops::add(y, ops::lit(1)); });
-  add_scaling_rule(registry, "erf", [](const Tensor& x, const Tensor&, const Attrs&) {
+  add_scaling_rule(attach, "erf", [](const Tensor& x, const Tensor&, const Attrs&) {
     return ops::mul(ops::exp(ops::neg(ops::square(x))), ops::lit(two_over_sqrt_pi));
   });
   // sign(0) = 0: abs'(0) = 0, as PyTorch.
-  add_scaling_rule(registry, "abs", [](const Tensor& x, const Tensor&, const Attrs&) { return ops::sign(x); });
-  add_scaling_rule(registry, "square",
+  add_scaling_rule(attach, "abs", [](const Tensor& x, const Tensor&, const Attrs&) { return ops::sign(x); });
+  add_scaling_rule(attach, "square",
                    [](const Tensor& x, const Tensor&, const Attrs&) { return ops::mul(x, ops::lit(2)); });
-  add_scaling_rule(registry, "reciprocal",
+  add_scaling_rule(attach, "reciprocal",
                    [](const Tensor&, const Tensor& y, const Attrs&) { return ops::neg(ops::square(y)); });
-  add_scaling_rule(registry, "rsqrt", [](const Tensor&, const Tensor& y, const Attrs&) {
+  add_scaling_rule(attach, "rsqrt", [](const Tensor&, const Tensor& y, const Attrs&) {
     return ops::mul(ops::mul(ops::square(y), y), ops::lit(-0.5));
   });
-  add_scaling_rule(registry, "gelu", [](const Tensor& x, const Tensor&, const Attrs& attrs) {
+  add_scaling_rule(attach, "gelu", [](const Tensor& x, const Tensor&, const Attrs& attrs) {
     return attrs.get_string("approximate") == "tanh" ? gelu_tanh_derivative(x) : gelu_exact_derivative(x);
   });
   // Beyond the threshold softplus is the identity, and so is its derivative (PyTorch's
   // softplus_backward); below it, d/dx log(1 + e^(beta x)) / beta = sigmoid(beta x).
-  add_scaling_rule(registry, "softplus", [](const Tensor& x, const Tensor&, const Attrs& attrs) {
+  add_scaling_rule(attach, "softplus", [](const Tensor& x, const Tensor&, const Attrs& attrs) {
     const Tensor scaled = ops::mul(x, ops::lit(attrs.get_float("beta")));
     return ops::where(ops::gt(scaled, ops::lit(attrs.get_float("threshold"))), ops::lit(1), ops::sigmoid(scaled));
   });
 
   // Divisions rather than products with a reciprocal, as PyTorch's formulas.
-  registry.add_jvp("log", [](const JvpCall& c) -> TensorList { return {ops::div(c.tangents[0], c.primals[0])}; });
-  registry.add_jvp("log1p", [](const JvpCall& c) -> TensorList {
+  attach.jvp("log", [](const JvpCall& c) -> TensorList { return {ops::div(c.tangents[0], c.primals[0])}; });
+  attach.jvp("log1p", [](const JvpCall& c) -> TensorList {
     return {ops::div(c.tangents[0], ops::add(c.primals[0], ops::lit(1)))};
   });
-  registry.add_jvp("sqrt", [](const JvpCall& c) -> TensorList {
+  attach.jvp("sqrt", [](const JvpCall& c) -> TensorList {
     return {ops::div(c.tangents[0], ops::mul(c.outputs[0], ops::lit(2)))};
   });
   // relu'(0) = 0, as PyTorch. A select rather than a product with a 0/1 mask, which would turn an
   // infinite tangent where x < 0 into NaN.
-  registry.add_jvp("relu", [](const JvpCall& c) -> TensorList {
+  attach.jvp("relu", [](const JvpCall& c) -> TensorList {
     return {ops::where(ops::gt(c.outputs[0], ops::lit(0)), c.tangents[0], ops::lit(0))};
   });
 }

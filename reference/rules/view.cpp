@@ -7,8 +7,7 @@
 #include "reference/core/shape.h"
 #include "reference/ops/dispatch.h"
 #include "reference/rules/batching_helpers.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -25,86 +24,6 @@ std::vector<std::int64_t> with_batch(std::int64_t batch, const std::vector<std::
   out.insert(out.end(), size.begin(), size.end());
   return out;
 }
-
-}  // namespace
-
-void register_view_batch_rules(BatchRuleRegistry& registry) {
-  registry.add("expand", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
-    const BatchedValue& self = in.at(0);
-    const std::vector<std::int64_t>& size = attrs.get_int_list("size");
-    const auto rank = static_cast<std::int64_t>(size.size());
-    // New leading dims of the example go after the batch dim.
-    const Tensor front = rules::align_example_rank(batch_to_front(self), true, self.logical_rank(), rank);
-    Attrs physical = attrs;
-    physical.set("size", with_batch(front.shape()[0], size));
-    return {{call_one("expand", {front}, physical), 0}};
-  });
-  registry.add("permute", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
-    const BatchedValue& self = in.at(0);
-    std::vector<std::int64_t> dims{0};
-    for (std::int64_t d : attrs.get_int_list("dims")) dims.push_back(physical_dim(d, self.logical_rank(), "permute"));
-    Attrs physical = attrs;
-    physical.set("dims", dims);
-    return front_view("permute", self, physical);
-  });
-  for (const char* name : {"select", "slice"}) {
-    const std::string op = name;
-    registry.add(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
-      const BatchedValue& self = in.at(0);
-      return front_view(op, self, rules::shift_dim_attr(attrs, "dim", self.logical_rank(), op.c_str()));
-    });
-  }
-  registry.add("squeeze", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
-    const BatchedValue& self = in.at(0);
-    const Tensor front = batch_to_front(self);
-    // A 0-dim example has nothing to squeeze (its dim 0 / -1 names the example itself).
-    if (self.logical_rank() == 0) {
-      if (!attrs.is_none("dim")) {
-        for (std::int64_t d : attrs.get_int_list("dim")) wrap_dim(d, 0, "squeeze");
-      }
-      return {{front, 0}};
-    }
-    std::vector<std::int64_t> dims;
-    if (attrs.is_none("dim")) {
-      // Every size-1 dim of the example, never the batch dim (a batch of one stays a batch).
-      for (std::int64_t d = 1; d < front.dim(); ++d) {
-        if (front.shape()[static_cast<std::size_t>(d)] == 1) dims.push_back(d);
-      }
-    } else {
-      for (std::int64_t d : attrs.get_int_list("dim")) dims.push_back(physical_dim(d, self.logical_rank(), "squeeze"));
-    }
-    if (dims.empty()) return {{front, 0}};
-    Attrs physical = attrs;
-    physical.set("dim", dims);
-    return {{call_one("squeeze", {front}, physical), 0}};
-  });
-  registry.add("unsqueeze", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
-    const BatchedValue& self = in.at(0);
-    Attrs physical = attrs;
-    physical.set("dim", wrap_dim(attrs.get_int("dim"), self.logical_rank() + 1, "unsqueeze") + 1);
-    return front_view("unsqueeze", self, physical);
-  });
-  registry.add("view", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
-    const BatchedValue& self = in.at(0);
-    const Tensor front = batch_to_front(self);
-    // Resolve a -1 against the example's element count, which the batch must not take part in.
-    std::vector<std::int64_t> size = attrs.get_int_list("size");
-    Shape example = front.shape();
-    example.erase(example.begin());
-    const Shape inferred = infer_size(size, numel_of(example), "view");
-    Attrs physical = attrs;
-    physical.set("size", with_batch(front.shape()[0], std::vector<std::int64_t>(inferred.begin(), inferred.end())));
-    return {{call_one("view", {front}, physical), 0}};
-  });
-  registry.add("diagonal", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
-    const BatchedValue& self = in.at(0);
-    Attrs physical = rules::shift_dim_attr(attrs, "dim1", self.logical_rank(), "diagonal");
-    physical = rules::shift_dim_attr(physical, "dim2", self.logical_rank(), "diagonal");
-    return front_view("diagonal", self, physical);
-  });
-}
-
-namespace {
 
 // `piece` with `before` zeros ahead of it and `after` zeros behind it along dim: the transpose of
 // taking a contiguous range of a dim.
@@ -175,24 +94,100 @@ Tensor diagonal_transpose(const TransposeCall& c) {
 
 }  // namespace
 
-void register_view_ad_rules(AdRuleRegistry& registry) {
+void register_view_rules(RuleAttacher& attach) {
+  // Batching.
+  attach.batch("expand", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+    const BatchedValue& self = in.at(0);
+    const std::vector<std::int64_t>& size = attrs.get_int_list("size");
+    const auto rank = static_cast<std::int64_t>(size.size());
+    // New leading dims of the example go after the batch dim.
+    const Tensor front = rules::align_example_rank(batch_to_front(self), true, self.logical_rank(), rank);
+    Attrs physical = attrs;
+    physical.set("size", with_batch(front.shape()[0], size));
+    return {{call_one("expand", {front}, physical), 0}};
+  });
+  attach.batch("permute", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+    const BatchedValue& self = in.at(0);
+    std::vector<std::int64_t> dims{0};
+    for (std::int64_t d : attrs.get_int_list("dims")) dims.push_back(physical_dim(d, self.logical_rank(), "permute"));
+    Attrs physical = attrs;
+    physical.set("dims", dims);
+    return front_view("permute", self, physical);
+  });
+  for (const char* name : {"select", "slice"}) {
+    const std::string op = name;
+    attach.batch(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+      const BatchedValue& self = in.at(0);
+      return front_view(op, self, rules::shift_dim_attr(attrs, "dim", self.logical_rank(), op.c_str()));
+    });
+  }
+  attach.batch("squeeze", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+    const BatchedValue& self = in.at(0);
+    const Tensor front = batch_to_front(self);
+    // A 0-dim example has nothing to squeeze (its dim 0 / -1 names the example itself).
+    if (self.logical_rank() == 0) {
+      if (!attrs.is_none("dim")) {
+        for (std::int64_t d : attrs.get_int_list("dim")) wrap_dim(d, 0, "squeeze");
+      }
+      return {{front, 0}};
+    }
+    std::vector<std::int64_t> dims;
+    if (attrs.is_none("dim")) {
+      // Every size-1 dim of the example, never the batch dim (a batch of one stays a batch).
+      for (std::int64_t d = 1; d < front.dim(); ++d) {
+        if (front.shape()[static_cast<std::size_t>(d)] == 1) dims.push_back(d);
+      }
+    } else {
+      for (std::int64_t d : attrs.get_int_list("dim")) dims.push_back(physical_dim(d, self.logical_rank(), "squeeze"));
+    }
+    if (dims.empty()) return {{front, 0}};
+    Attrs physical = attrs;
+    physical.set("dim", dims);
+    return {{call_one("squeeze", {front}, physical), 0}};
+  });
+  attach.batch("unsqueeze", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+    const BatchedValue& self = in.at(0);
+    Attrs physical = attrs;
+    physical.set("dim", wrap_dim(attrs.get_int("dim"), self.logical_rank() + 1, "unsqueeze") + 1);
+    return front_view("unsqueeze", self, physical);
+  });
+  attach.batch("view", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+    const BatchedValue& self = in.at(0);
+    const Tensor front = batch_to_front(self);
+    // Resolve a -1 against the example's element count, which the batch must not take part in.
+    std::vector<std::int64_t> size = attrs.get_int_list("size");
+    Shape example = front.shape();
+    example.erase(example.begin());
+    const Shape inferred = infer_size(size, numel_of(example), "view");
+    Attrs physical = attrs;
+    physical.set("size", with_batch(front.shape()[0], std::vector<std::int64_t>(inferred.begin(), inferred.end())));
+    return {{call_one("view", {front}, physical), 0}};
+  });
+  attach.batch("diagonal", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+    const BatchedValue& self = in.at(0);
+    Attrs physical = rules::shift_dim_attr(attrs, "dim1", self.logical_rank(), "diagonal");
+    physical = rules::shift_dim_attr(physical, "dim2", self.logical_rank(), "diagonal");
+    return front_view("diagonal", self, physical);
+  });
+
+  // Derivatives.
   // A view of the tangent is the tangent of the view (views are linear).
   for (const char* name : {"diagonal", "expand", "permute", "select", "slice", "squeeze", "unsqueeze"}) {
     const std::string op = name;
-    registry.add_jvp(op, [op](const JvpCall& c) -> TensorList { return {call_one(op, {c.tangents[0]}, c.attrs)}; });
+    attach.jvp(op, [op](const JvpCall& c) -> TensorList { return {call_one(op, {c.tangents[0]}, c.attrs)}; });
   }
   // The tangent need not have the primal's strides, so view may have to copy it: reshape.
-  registry.add_jvp("view",
-                   [](const JvpCall& c) -> TensorList { return {ops::reshape(c.tangents[0], c.outputs[0].shape())}; });
+  attach.jvp("view",
+             [](const JvpCall& c) -> TensorList { return {ops::reshape(c.tangents[0], c.outputs[0].shape())}; });
 
-  registry.add_transpose(
+  attach.transpose(
       "expand", [](const TransposeCall& c) -> TensorList { return {sum_to_shape(c.cotangents[0], c.metas[0].shape)}; });
   // Views that keep every element and its order: back to the input's shape.
   for (const char* name : {"squeeze", "unsqueeze", "view"}) {
-    registry.add_transpose(
+    attach.transpose(
         name, [](const TransposeCall& c) -> TensorList { return {ops::reshape(c.cotangents[0], c.metas[0].shape)}; });
   }
-  registry.add_transpose("permute", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("permute", [](const TransposeCall& c) -> TensorList {
     const auto rank = static_cast<std::int64_t>(c.metas[0].shape.size());
     const std::vector<std::int64_t> dims = wrap_dims(c.attrs.get_int_list("dims"), rank, "permute");
     std::vector<std::int64_t> inverse(dims.size());
@@ -200,7 +195,7 @@ void register_view_ad_rules(AdRuleRegistry& registry) {
       inverse[static_cast<std::size_t>(dims[k])] = static_cast<std::int64_t>(k);
     return {ops::permute(c.cotangents[0], inverse)};
   });
-  registry.add_transpose("select", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("select", [](const TransposeCall& c) -> TensorList {
     const Shape& shape = c.metas[0].shape;
     const std::int64_t dim = wrap_dim(c.attrs.get_int("dim"), static_cast<std::int64_t>(shape.size()), "select");
     const std::int64_t size = shape[static_cast<std::size_t>(dim)];
@@ -208,7 +203,7 @@ void register_view_ad_rules(AdRuleRegistry& registry) {
     if (index < 0) index += size;
     return {between_zeros(ops::unsqueeze(c.cotangents[0], dim), dim, index, size - index - 1)};
   });
-  registry.add_transpose("slice", [](const TransposeCall& c) -> TensorList {
+  attach.transpose("slice", [](const TransposeCall& c) -> TensorList {
     const Shape& shape = c.metas[0].shape;
     const std::int64_t dim = wrap_dim(c.attrs.get_int("dim"), static_cast<std::int64_t>(shape.size()), "slice");
     const std::int64_t size = shape[static_cast<std::size_t>(dim)];
@@ -219,7 +214,7 @@ void register_view_ad_rules(AdRuleRegistry& registry) {
     if (step == 1) return {between_zeros(ct, dim, start, size - start - length)};
     return {scattered_into_zeros(c.metas[0], dim, int64_range(start, length, step, ct.device()), ct)};
   });
-  registry.add_transpose("diagonal", [](const TransposeCall& c) -> TensorList { return {diagonal_transpose(c)}; });
+  attach.transpose("diagonal", [](const TransposeCall& c) -> TensorList { return {diagonal_transpose(c)}; });
 }
 
 }  // namespace funcspec::transforms

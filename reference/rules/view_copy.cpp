@@ -9,9 +9,9 @@
 #include <array>
 
 #include "reference/ops/dispatch.h"
+#include "reference/ops/registry.h"
 #include "reference/rules/batching_helpers.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -34,18 +34,19 @@ std::string scatter_of(const std::string& view) { return view + "_scatter"; }
 
 }  // namespace
 
-void register_view_copy_batch_rules(BatchRuleRegistry& registry) {
+void register_view_copy_rules(RuleAttacher& attach) {
+  // Batching.
   for (const char* name : kTwinnedViews) {
     const std::string view = name;
-    registry.add(twin_of(view), [view](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) {
-      const BatchRule* rule = BatchRuleRegistry::instance().find(view);
+    attach.batch(twin_of(view), [view](const BatchedValues& in, const Attrs& attrs, const BatchContext& context) {
+      const BatchRule* rule = batch_rule(OpRegistry::instance().get(view));
       FUNCSPEC_INTERNAL_ASSERT(rule != nullptr, fmt::format("{} has no batching rule to copy", view));
       BatchedValues viewed = (*rule)(in, attrs, context);
       for (BatchedValue& v : viewed) v.value = call_one("clone", {v.value});
       return viewed;
     });
   }
-  registry.add("view_copy", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+  attach.batch("view_copy", [](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
     const Tensor front = rules::batch_to_front(in.at(0));
     const Shape example = rules::example_shape(in.at(0));
     const Shape inferred = infer_size(attrs.get_int_list("size"), numel_of(example), "view_copy");
@@ -57,7 +58,7 @@ void register_view_copy_batch_rules(BatchRuleRegistry& registry) {
   });
   for (const ScatterOp& scatter : scatter_ops()) {
     const std::string op = scatter_of(scatter.view);
-    registry.add(op,
+    attach.batch(op,
                  [op, dims = scatter.dim_attrs](const BatchedValues& in, const Attrs& attrs,
                                                 const BatchContext& context) -> BatchedValues {
                    // Raised on the examples, as the unbatched op would raise them.
@@ -70,41 +71,40 @@ void register_view_copy_batch_rules(BatchRuleRegistry& registry) {
                    return {{call_one(op, {self, src}, physical), 0}};
                  });
   }
-}
 
-void register_view_copy_ad_rules(AdRuleRegistry& registry) {
+  // Derivatives.
   for (const char* name : kTwinnedViews) {
     const std::string view = name;
     if (view == "detach") continue;
-    registry.add_jvp(twin_of(view), [op = twin_of(view)](const JvpCall& c) -> TensorList {
+    attach.jvp(twin_of(view), [op = twin_of(view)](const JvpCall& c) -> TensorList {
       return {call_one(op, {c.tangents[0]}, c.attrs)};
     });
-    registry.add_transpose(twin_of(view), [view](const TransposeCall& c) -> TensorList {
-      const TransposeRule* rule = AdRuleRegistry::instance().find_transpose(view);
+    attach.transpose(twin_of(view), [view](const TransposeCall& c) -> TensorList {
+      const TransposeRule* rule = transpose_rule(OpRegistry::instance().get(view));
       FUNCSPEC_INTERNAL_ASSERT(rule != nullptr, fmt::format("{} has no transpose rule to copy", view));
       return (*rule)(c);
     });
   }
-  registry.add_jvp("view_copy",
-                   [](const JvpCall& c) -> TensorList { return {call_one("view_copy", {c.tangents[0]}, c.attrs)}; });
-  registry.add_transpose("view_copy", [](const TransposeCall& c) -> TensorList {
+  attach.jvp("view_copy",
+             [](const JvpCall& c) -> TensorList { return {call_one("view_copy", {c.tangents[0]}, c.attrs)}; });
+  attach.transpose("view_copy", [](const TransposeCall& c) -> TensorList {
     const std::vector<std::int64_t> shape(c.metas[0].shape.begin(), c.metas[0].shape.end());
     return {call_one("view_copy", {c.cotangents[0]}, {{"size", shape}})};
   });
   // The copy of a constant is a constant (stop_gradient, as detach).
-  registry.add_non_differentiable("detach_copy");
+  attach.non_differentiable("detach_copy");
 
   // A scatter is linear in (self, src) together: its tangent scatters src's tangent into self's.
   // A zero tangent on one side becomes zeros, which a transpose then treats as the constant it is.
   for (const ScatterOp& scatter : scatter_ops()) {
     const std::string op = scatter_of(scatter.view);
-    registry.add_jvp(op, [op](const JvpCall& c) -> TensorList {
+    attach.jvp(op, [op](const JvpCall& c) -> TensorList {
       const auto or_zeros = [](const Tensor& tangent, const Tensor& primal) {
         return tangent.defined() ? tangent : zeros_of({primal.shape(), primal.dtype()}, primal.device());
       };
       return {call_one(op, {or_zeros(c.tangents[0], c.primals[0]), or_zeros(c.tangents[1], c.primals[1])}, c.attrs)};
     });
-    registry.add_transpose(op, [op, twin = twin_of(scatter.view)](const TransposeCall& c) -> TensorList {
+    attach.transpose(op, [op, twin = twin_of(scatter.view)](const TransposeCall& c) -> TensorList {
       const Tensor& ct = c.cotangents[0];
       TensorList cotangents(2);
       // self's elements outside the region reach the result; src's reach the region.

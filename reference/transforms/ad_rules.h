@@ -1,7 +1,7 @@
 #pragma once
 // NOTE: [derivative rules]
-// Automatic differentiation needs two rules per op, registered by op family beside the batching
-// rules (reference/rules/<family>.cpp):
+// Automatic differentiation needs two rules per op, attached by op family beside the batching
+// rules (reference/rules/<family>.cpp; NOTE: [op rules]):
 //
 //  - A *jvp rule* for every differentiable primitive: given the primal inputs, their tangents and
 //    the primal results, it returns a tangent per result. A tangent that is an undefined Tensor is
@@ -15,15 +15,13 @@
 //    needs a hand-written vjp.
 //
 // Ops whose results carry no derivative (comparisons, argmax, integer results, random draws,
-// floor and round, whose derivative is zero almost everywhere) are registered as non-differentiable:
+// floor and round, whose derivative is zero almost everywhere) are marked non-differentiable:
 // their results get no tangent. An op that meets a tangent and has neither rule is a bug in the
 // catalogue, reported as an internal error naming the op.
 //
 // Rules run below their transform's level (the interpreter lowers first), so the ops they call are
 // seen by outer transforms: vmap batches them, an outer jvp differentiates them (higher order).
 #include <functional>
-#include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -53,79 +51,6 @@ struct TransposeCall {
 // Returns one cotangent per input: of the input's shape and dtype at linear positions (undefined
 // for zero), anything (ignored) at constant ones.
 using TransposeRule = std::function<TensorList(const TransposeCall& call)>;
-
-class AdRuleRegistry {
- public:
-  static const AdRuleRegistry& instance();
-
-  void add_jvp(const std::string& op, JvpRule rule);
-  void add_transpose(const std::string& op, TransposeRule rule);
-  // The op's results never carry a derivative.
-  void add_non_differentiable(const std::string& op);
-
-  // The op's rule: the innermost ScopedJvpRule / ScopedTransposeRule of this thread, else the
-  // built-in one.
-  const JvpRule* find_jvp(std::string_view op) const;
-  const TransposeRule* find_transpose(std::string_view op) const;
-  // The rule of `op` itself: the one it carries when it has own rules (a custom function, NOTE:
-  // [custom functions]; nullptr when it carries none of that sort), else the one found by its name.
-  const JvpRule* find_jvp(const OpDef& op) const;
-  const TransposeRule* find_transpose(const OpDef& op) const;
-  // False for an op with a ScopedJvpRule on this thread.
-  bool non_differentiable(std::string_view op) const;
-  // False for an op with own rules, whatever its name.
-  bool non_differentiable(const OpDef& op) const;
-
-  // The built-in rules (replacements for a scope are not listed).
-  const std::map<std::string, JvpRule, std::less<>>& jvp_rules() const { return jvp_; }
-  const std::map<std::string, TransposeRule, std::less<>>& transpose_rules() const { return transpose_; }
-
- private:
-  std::map<std::string, JvpRule, std::less<>> jvp_;
-  std::map<std::string, TransposeRule, std::less<>> transpose_;
-  std::set<std::string, std::less<>> non_differentiable_;
-};
-
-// One op's jvp or transpose rule replaced while the object lives, on this thread: for tests (NOTE:
-// [rules replaced for a scope] in batch_rules.h). A jvp rule given to an op declared
-// non-differentiable makes it differentiable for that time.
-class ScopedJvpRule {
- public:
-  ScopedJvpRule(std::string op, JvpRule rule);
-  ~ScopedJvpRule();
-  ScopedJvpRule(const ScopedJvpRule&) = delete;
-  ScopedJvpRule& operator=(const ScopedJvpRule&) = delete;
-
- private:
-  std::string op_;
-  JvpRule rule_;
-};
-
-class ScopedTransposeRule {
- public:
-  ScopedTransposeRule(std::string op, TransposeRule rule);
-  ~ScopedTransposeRule();
-  ScopedTransposeRule(const ScopedTransposeRule&) = delete;
-  ScopedTransposeRule& operator=(const ScopedTransposeRule&) = delete;
-
- private:
-  std::string op_;
-  TransposeRule rule_;
-};
-
-// One per op family, each in reference/rules/<family>.cpp.
-void register_unary_ad_rules(AdRuleRegistry& registry);
-void register_binary_ad_rules(AdRuleRegistry& registry);
-void register_reduce_ad_rules(AdRuleRegistry& registry);
-void register_linalg_ad_rules(AdRuleRegistry& registry);
-void register_scan_ad_rules(AdRuleRegistry& registry);
-void register_view_ad_rules(AdRuleRegistry& registry);
-void register_view_copy_ad_rules(AdRuleRegistry& registry);
-void register_index_ad_rules(AdRuleRegistry& registry);
-void register_conversion_ad_rules(AdRuleRegistry& registry);
-void register_creation_ad_rules(AdRuleRegistry& registry);
-void register_random_ad_rules(AdRuleRegistry& registry);
-void register_dynamic_ad_rules(AdRuleRegistry& registry);
 
 // Helpers for rules.
 // The sum of `t` down to `shape` (undoing a broadcast): the transpose of expand.

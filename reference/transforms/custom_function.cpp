@@ -218,9 +218,9 @@ std::shared_ptr<const OpDef> make_linear_step(const ImplPtr& fn, std::shared_ptr
   step->decompose = [fn, plan](const TensorList& operands, const Attrs&) {
     return evaluate_step(*fn, *plan, operands);
   };
-  auto rules = std::make_shared<OwnRules>();
+  auto rules = std::make_shared<OpRules>();
   rules->transpose = [fn, plan](const TransposeCall& call) { return transpose_step(*fn, *plan, call); };
-  step->own_rules = std::move(rules);
+  step->rules = std::move(rules);
   return step;
 }
 
@@ -330,14 +330,14 @@ BatchedValues custom_batch(const CustomFunctionImpl& fn, const BatchedValues& in
 
 void define_custom_op(OpDef& op, const ImplPtr& fn) {
   op.decompose = [fn](const TensorList& inputs, const Attrs& attrs) { return run_custom_forward(*fn, inputs, attrs); };
-  auto rules = std::make_shared<OwnRules>();
+  auto rules = std::make_shared<OpRules>();
   rules->jvp = [fn](const JvpCall& call) { return custom_jvp(fn, call); };
   if (fn->def.vmap) {
     rules->batch = [fn](const BatchedValues& inputs, const Attrs& attrs, const BatchContext& context) {
       return custom_batch(*fn, inputs, attrs, context);
     };
   }
-  op.own_rules = std::move(rules);
+  op.rules = std::move(rules);
 }
 
 }  // namespace

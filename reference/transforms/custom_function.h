@@ -7,8 +7,8 @@
 // like any other, so it composes with every transform and any nesting of them.
 //  - Where no transform is visible, the call runs the forward. Its ops are plain: no transform
 //    records, batches or differentiates the inside of a custom function.
-//  - A transform sees the call whole, as one op, and uses the rules the function carries
-//    (OpDef::own_rules) where the rule registries would be asked:
+//  - A transform sees the call whole, as one op, and uses the rules made from the definition
+//    (OpDef::rules, NOTE: [op rules]):
 //      vmap     the vmap rule; without one, the for-loop fallback, counted in fallback_log.h like
 //               the fallback of any op without a batching rule;
 //      jvp      the jvp rule, applied to the input tangents (zeros for floating inputs without one)
@@ -44,23 +44,13 @@
 
 #include "reference/ops/attrs.h"
 #include "reference/ops/op_def.h"
-#include "reference/transforms/ad_rules.h"
-#include "reference/transforms/batch_rules.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec {
 class OpRegistry;
 }
 
 namespace funcspec::transforms {
-
-// The rules an op carries itself (OpDef::own_rules); the transforms use them in place of the rule
-// registries' (AdRuleRegistry::find_jvp(const OpDef&), ...). An empty rule is one the op does not
-// have: no batching rule means the vmap fallback, no jvp or transpose rule means none at all.
-struct OwnRules {
-  JvpRule jvp;
-  TransposeRule transpose;
-  BatchRule batch;
-};
 
 // What setup_context keeps for the rules: tensors (ctx.save_for_backward in PyTorch, the
 // residuals of JAX's custom_vjp) and other values (attributes set on ctx).

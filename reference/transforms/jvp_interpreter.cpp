@@ -4,9 +4,9 @@
 
 #include "reference/core/error.h"
 #include "reference/ops/dispatch.h"
-#include "reference/transforms/ad_rules.h"
 #include "reference/transforms/dual.h"
 #include "reference/transforms/grad_mode.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
 
@@ -35,9 +35,8 @@ TensorList JvpInterpreter::process(const OpDef& op, const TensorList& inputs, co
   if (op.kind == OpKind::ScalarExtraction) return outputs;
 
   TensorList out_tangents(outputs.size());
-  const AdRuleRegistry& registry = AdRuleRegistry::instance();
-  if (differentiate && !registry.non_differentiable(op)) {
-    const JvpRule* rule = registry.find_jvp(op);
+  if (differentiate && !non_differentiable(op)) {
+    const JvpRule* rule = jvp_rule(op);
     FUNCSPEC_INTERNAL_ASSERT(rule != nullptr, fmt::format("{} met a tangent but has no jvp rule and is not declared "
                                                           "non-differentiable",
                                                           op.name()));

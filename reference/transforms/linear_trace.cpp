@@ -5,10 +5,10 @@
 #include "reference/api/ops.h"
 #include "reference/core/error.h"
 #include "reference/ops/dispatch.h"
-#include "reference/transforms/ad_rules.h"
 #include "reference/transforms/batched.h"
 #include "reference/transforms/dual.h"
 #include "reference/transforms/functionalize.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -116,7 +116,7 @@ TensorList LinearTape::transpose(const std::vector<std::int64_t>& inputs, const 
     if (!any) continue;
     std::vector<bool> linear;
     for (std::int64_t id : node.input_ids) linear.push_back(id >= 0);
-    const TransposeRule* rule = AdRuleRegistry::instance().find_transpose(*node.op);
+    const TransposeRule* rule = transpose_rule(*node.op);
     FUNCSPEC_INTERNAL_ASSERT(rule != nullptr, "a recorded linear op without a transpose rule");
     const TensorList input_cotangents =
         (*rule)(TransposeCall{node.constants, linear, node.input_metas, node.output_metas, cotangents, node.attrs});
@@ -168,7 +168,7 @@ TensorList LinearInterpreter::process(const OpDef& op, const TensorList& inputs,
     return call(op, inputs, attrs);
   }
   FUNCSPEC_INTERNAL_ASSERT(
-      AdRuleRegistry::instance().find_transpose(op) != nullptr && op.kind != OpKind::InPlace,
+      transpose_rule(op) != nullptr && op.kind != OpKind::InPlace,
       fmt::format("a jvp rule applied {} to a tangent, but {} has no transpose rule (jvp rules may only apply "
                   "linear ops with transpose rules to tangents)",
                   op.name(), op.name()));

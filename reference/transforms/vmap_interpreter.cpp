@@ -5,6 +5,7 @@
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
 #include "reference/transforms/fallback_log.h"
+#include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
 void check_out_variant_allowed(const OpDef& op, const TensorList& inputs) {
@@ -59,7 +60,7 @@ TensorList VmapInterpreter::process(const OpDef& op, const TensorList& inputs, c
   BatchedValues results;
   {
     LowerScope lower(*this);
-    const BatchRule* rule = BatchRuleRegistry::instance().find(op);
+    const BatchRule* rule = batch_rule(op);
     results = rule != nullptr ? (*rule)(values, attrs, context_) : vmap_fallback(op, values, attrs, context_);
   }
   // An op that returns the input it wrote into hands back that very tensor.

@@ -306,7 +306,7 @@ TEST(VmapFallback, AgreesWithTheRuleAndIsCounted) {
   ASSERT_EQ(looped.size(), 1u);
   EXPECT_EQ(looped[0].bdim, 0);
   EXPECT_EQ(values(looped[0].value), (std::vector<double>{9, 12}));
-  const BatchRule* rule = BatchRuleRegistry::instance().find("sum");
+  const BatchRule* rule = batch_rule(sum);
   ASSERT_NE(rule, nullptr);
   const BatchedValues ruled = (*rule)({{x, 1}}, bind_attrs(sum.schema, {}), context);
   EXPECT_EQ(values(rules::batch_to_front(ruled[0])), values(looped[0].value));

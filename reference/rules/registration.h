@@ -1,0 +1,19 @@
+#pragma once
+// One rule registration per op family (NOTE: [op rules]): each attaches the batching, jvp and
+// transpose rules of its ops, in reference/rules/<family>.cpp. register_rules (op_rules.cpp) calls
+// each once, after the catalogue's ops are declared.
+namespace funcspec::transforms {
+class RuleAttacher;
+void register_unary_rules(RuleAttacher& attach);
+void register_binary_rules(RuleAttacher& attach);
+void register_reduce_rules(RuleAttacher& attach);
+void register_linalg_rules(RuleAttacher& attach);
+void register_scan_rules(RuleAttacher& attach);
+void register_view_rules(RuleAttacher& attach);
+void register_view_copy_rules(RuleAttacher& attach);
+void register_index_rules(RuleAttacher& attach);
+void register_conversion_rules(RuleAttacher& attach);
+void register_creation_rules(RuleAttacher& attach);
+void register_random_rules(RuleAttacher& attach);
+void register_dynamic_rules(RuleAttacher& attach);
+}  // namespace funcspec::transforms
