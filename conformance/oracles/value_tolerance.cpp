@@ -18,24 +18,16 @@ double max_abs_floating_input(const TensorList& inputs) {
   return largest;
 }
 
-double stated_ulps(const samples::OracleTolerance& stated, DType dtype) {
-  return dtype == DType::Float32 ? stated.ulps32 : stated.ulps64;
-}
-
-}  // namespace
-
 double machine_epsilon(DType dtype) {
   return dtype == DType::Float32 ? static_cast<double>(std::numeric_limits<float>::epsilon())
                                  : std::numeric_limits<double>::epsilon();
 }
 
-bool states_exact(const samples::OracleTolerance& stated, DType dtype) {
-  return stated_ulps(stated, dtype) <= 0.5 && stated.absolute_floor == 0 && stated.input_scale == 0;
-}
+}  // namespace
 
 Tolerance value_tolerance(const samples::OracleTolerance& stated, DType dtype, const TensorList& inputs) {
   if (!is_floating(dtype)) return {};
-  const double ulps = stated_ulps(stated, dtype);
+  const double ulps = dtype == DType::Float32 ? stated.ulps32 : stated.ulps64;
   const double floor = std::max(stated.absolute_floor, stated.input_scale * max_abs_floating_input(inputs));
   if (ulps <= 0.5 && floor == 0) return {};
   const double eps = machine_epsilon(dtype);

@@ -15,11 +15,4 @@ namespace funcspec::conformance {
 // (ulps <= 1/2, no floor) must match the rounded oracle exactly, as must every non-floating result.
 Tolerance value_tolerance(const samples::OracleTolerance& stated, DType dtype, const TensorList& inputs);
 
-// Whether the stated tolerance demands exact results in `dtype` whatever the inputs: correctly
-// rounded, with no floor.
-bool states_exact(const samples::OracleTolerance& stated, DType dtype);
-
-// The machine epsilon of a floating dtype (float64's for the oracle dtype).
-double machine_epsilon(DType dtype);
-
 }  // namespace funcspec::conformance

@@ -21,9 +21,9 @@
 //      transpose summing over the batch) and roundings compound over the steps; the bound stays
 //      orders of magnitude below what a law exists to find (examples mixed up, a batch dim dropped
 //      or misplaced, a wrong rule).
-// Exact means equal values, NaN equal to NaN. Under every bound a NaN or an infinity equals only
-// itself. Where the engine compares tensors in process (vmap_difference), exact also tells the
-// zeros apart by their sign; a case's comparison (judge) does not.
+// Exact means equal values, NaN equal to NaN. Where the engine compares tensors in process
+// (vmap_difference), a NaN or an infinity equals only itself under every bound, and exact also
+// tells the zeros apart by their sign; a case's comparison (judge) equates the zeros.
 #include <optional>
 #include <string>
 #include <variant>
