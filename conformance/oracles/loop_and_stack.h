@@ -2,10 +2,14 @@
 // NOTE: [loop-and-stack oracle]
 // VMAP-1.1's oracle, which every check of vmap is judged by: the function called on each example
 // on its own, with no batching rule involved, and the results stacked at the out dims. The
-// engine's rule tests (tests/reference/transforms/*_rules_test.cpp), the conformance family
-// VMAP-ORACLE and the property laws (PROP-VMAP/*, PROP-AD/vmap-grad-equals-loop, PROP-MOD/*,
-// PROP-INPLACE/vmap-raises-as-specified, PROP-RANDOM/*) all build their batches and their truth
-// here, and compare vmap's answer with it by one tolerance policy (NOTE: [vmap oracle tolerance]).
+// engine's rule tests (tests/reference/transforms/: reduce_scan_rules_test, index_linalg_rules_test,
+// vmap_oracle_dtype_test), the conformance families VMAP-ORACLE and AD-VMAP-GRAD, and the property
+// laws (PROP-VMAP/*, PROP-AD/vmap-grad-equals-loop, PROP-MOD/*, the values of
+// PROP-INPLACE/vmap-raises-as-specified, the vmap levels of PROP-RANDOM/same-and-different-draws)
+// build their batches and their truth here. All but two compare vmap's answer with it by one
+// tolerance policy (NOTE: [vmap oracle tolerance]): AD-VMAP-GRAD's truth is the exact gradient
+// (grad in the oracle dtype), held to the AD tolerance table as every gradient is, and
+// PROP-RANDOM's mixes vmap and jacfwd levels, held to the property table.
 //
 // A batch is a list of levels, outermost first: one for vmap(f), two for vmap(vmap(f)). Each level
 // has its size and the dim where it keeps its batch, counted as vmap counts in_dims and out_dims:
