@@ -487,7 +487,7 @@ void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions
                    grad.transform = StackTransform::Grad;
                    const std::optional<Case> c = draw_vmapped_case(
                        options, {StackTransform::Jvp, StackTransform::Vjp, StackTransform::Grad}, 1, {grad});
-                   return check_vmap_equals_loop(context, *c, kVmapGrad);
+                   return check_vmap_equals_loop(context, *c);
                  }});
   out.push_back({std::string(kLinearize),
                  "linearize's jvp_fn equals jvp with the same tangents, under any inner stack",

@@ -21,6 +21,7 @@
 #include <mutex>
 
 #include "conformance/case/evaluate.h"
+#include "conformance/oracles/loop_and_stack.h"
 #include "conformance/samples/op_samples.h"
 #include "conformance/suite/tensor_to_case.h"
 #include "property_tests/generators.h"
@@ -188,7 +189,7 @@ PropertyCheck check_raises_as_specified(const PropertyContext& context, const In
   Case inner = c;
   inner.transforms.clear();
   const bool examples_raise = call.rule == ErrorKind::InplaceBroadcast;
-  std::vector<NamedResults> examples;
+  std::vector<Answer> examples;  // every one with outputs
   for (std::int64_t b = 0; b < call.batch; ++b) {
     Case example = inner;
     example.inputs = slice_inputs(c.inputs, vmap.in_dims.by_position, b);
@@ -214,18 +215,17 @@ PropertyCheck check_raises_as_specified(const PropertyContext& context, const In
       return judge_law(context, expecting_values(example, kRaisesAsSpecified, truth.outputs),
                        "an unbatched in-place op the spec allows raised");
     }
-    examples.push_back(*answer.outputs);
+    examples.push_back(answer);
   }
   if (call.rule)
     return judge_law(context, expecting_error(c, *call.rule),
                      fmt::format("the spec's in-place rules say {}", error_kind_name(*call.rule)));
-  NamedResults truth;
-  for (std::size_t k = 0; k < examples.front().size(); ++k) {
-    std::vector<TensorData> slices;
-    for (const NamedResults& e : examples) slices.push_back(e.at(k).second);
-    truth.emplace_back(examples.front()[k].first, stack_results(slices, 0, slices.front()));
-  }
-  return judge_law(context, expecting_values(c, kRaisesAsSpecified, truth),
+  // The examples' answers (each checked above against the spec's rule) stacked by the oracle.
+  std::vector<std::string> names;
+  const oracles::LoopAndStack truth = oracles::loop_and_stack({{call.batch, 0}}, [&](std::int64_t b) {
+    return example_outputs(examples[static_cast<std::size_t>(b)], b, names);
+  });
+  return judge_law(context, expecting_loop_results(c, names, truth.results),
                    "vmap of an in-place op differs from the loop of its examples, each written into its self");
 }
 

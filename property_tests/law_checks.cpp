@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "conformance/case/versioned_json.h"
+#include "conformance/oracles/vmap_tolerance.h"
 #include "conformance/suite/tensor_to_case.h"
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
@@ -99,43 +100,44 @@ Tensor tensor_of(const TensorData& data) {
 
 TensorData data_of(const Tensor& tensor) { return conformance::tensor_data_of(tensor); }
 
-TensorData stack_results(const std::vector<TensorData>& examples, std::int64_t dim, const TensorData& empty_like) {
-  Tensor stacked;
-  if (examples.empty()) {
-    Shape shape = empty_like.shape;
-    shape.insert(shape.begin(), 0);
-    stacked = ops::zeros(std::vector<std::int64_t>(shape.begin(), shape.end()), empty_like.dtype);
-  } else {
-    TensorList parts;
-    for (const TensorData& e : examples) parts.push_back(tensor_of(e));
-    stacked = ops::stack(parts, 0);
+TensorList example_outputs(const Answer& answer, std::int64_t b, std::vector<std::string>& names) {
+  if (answer.unsupported) throw LoopGaveUp{PropertyCheck::unsupported(*answer.unsupported)};
+  if (!answer.fault.empty())
+    throw LoopGaveUp{
+        PropertyCheck::violated(fmt::format("the loop's example {} got no answer: {}", b, answer.fault), std::nullopt)};
+  if (answer.error) throw Error(*answer.error, fmt::format("the loop's example {} raised", b));
+  names.clear();
+  TensorList outputs;
+  for (const auto& [name, data] : *answer.outputs) {
+    names.push_back(name);
+    outputs.push_back(tensor_of(data));
   }
-  const std::int64_t destination = dim < 0 ? stacked.dim() + dim : dim;
-  if (destination != 0)
-    stacked = call_one("movedim", {stacked}, {{"source", std::int64_t{0}}, {"destination", destination}});
-  return data_of(ops::contiguous(stacked));
+  return outputs;
 }
 
-std::string pytree_difference(const transforms::PyTree& vmapped, const transforms::PyTree& looped,
-                              std::string_view property) {
+Case expecting_loop_results(Case c, const std::vector<std::string>& names, const TensorList& stacked) {
+  c.expect = {};
+  for (std::size_t k = 0; k < stacked.size(); ++k) {
+    conformance::ExpectedValue value;
+    value.name = names.at(k);
+    value.tensor.data = data_of(stacked[k]);
+    value.tolerance = oracles::vmap_oracle_tolerance(oracles::ProgramAgainstOwnLoop{}, value.tensor.data);
+    c.expect.values.push_back(std::move(value));
+  }
+  return c;
+}
+
+std::string pytree_difference(const transforms::PyTree& vmapped, const transforms::PyTree& looped) {
   if (vmapped.describe() != looped.describe())
     return fmt::format("vmap returned {} where the loop gives {}", vmapped.describe(), looped.describe());
   const std::vector<transforms::PyTree> a = vmapped.leaves();
   const std::vector<transforms::PyTree> b = looped.leaves();
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (!a[i].is_tensor() || !b[i].is_tensor()) continue;  // equal non-tensor leaves: describe() compared them
-    const TensorData got = data_of(a[i].tensor());
     const TensorData want = data_of(b[i].tensor());
-    if (got.dtype != want.dtype || got.shape != want.shape)
-      return fmt::format("result leaf {}: {} where the loop gives {}", i, a[i].describe(), b[i].describe());
-    const conformance::Tolerance tolerance = property_tolerance(property, want);
-    for (std::int64_t k = 0; k < want.numel(); ++k) {
-      const double x = got.element_as_double(k);
-      const double y = want.element_as_double(k);
-      if (std::isnan(x) && std::isnan(y)) continue;
-      if (x == y || std::abs(x - y) <= tolerance.atol + tolerance.rtol * std::abs(y)) continue;
-      return fmt::format("result leaf {} element {}: vmap gives {} where the loop gives {}", i, k, x, y);
-    }
+    const conformance::Tolerance tolerance = oracles::vmap_oracle_tolerance(oracles::ProgramAgainstOwnLoop{}, want);
+    if (const std::optional<std::string> differs = oracles::vmap_difference(data_of(a[i].tensor()), want, tolerance))
+      return fmt::format("result leaf {}: {}", i, *differs);
   }
   return "";
 }

@@ -1,7 +1,7 @@
 #pragma once
 // What every property does with a backend's answers: ask, build the case that states the truth the
-// law demands (so a violation is a replayable case, NOTE: [property tests]), judge, and stack or
-// slice results the way the loop side of a law needs.
+// law demands (so a violation is a replayable case, NOTE: [property tests]), judge, and slice the
+// examples and take their answers the way the loop side of a law needs.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,16 +46,25 @@ Answer ask(const PropertyContext& context, const conformance::Case& c);
 Tensor tensor_of(const conformance::TensorData& data);
 conformance::TensorData data_of(const Tensor& tensor);
 
-// The examples stacked along `dim` (negative: from the end of the stacked rank). `empty_shape` gives
-// the example shape when there are no examples.
-conformance::TensorData stack_results(const std::vector<conformance::TensorData>& examples, std::int64_t dim,
-                                      const conformance::TensorData& empty_like);
+// Thrown out of a loop's example (NOTE: [loop-and-stack oracle]) that got no answer to compare
+// vmap's with: the backend cannot run it, or crashed, hung or broke the protocol. The law's verdict.
+struct LoopGaveUp {
+  PropertyCheck verdict;
+};
+
+// Example `b`'s answer as the loop-and-stack oracle takes it: its outputs (their names into
+// `names`), its error thrown as the example's, or LoopGaveUp.
+TensorList example_outputs(const Answer& answer, std::int64_t b, std::vector<std::string>& names);
+
+// `c` with the expectation that its results equal the loop's, `stacked` (named `names`), within
+// the bound of the vmap tolerance policy for a program (NOTE: [vmap oracle tolerance], item 4).
+conformance::Case expecting_loop_results(conformance::Case c, const std::vector<std::string>& names,
+                                         const TensorList& stacked);
 
 // For the engine-only laws that compare pytrees of tensors: where `vmapped` (the transform's answer)
-// and `looped` (the loop's) differ in structure, shape, dtype or beyond the property's tolerance, in
-// words; empty when they agree.
-std::string pytree_difference(const transforms::PyTree& vmapped, const transforms::PyTree& looped,
-                              std::string_view property);
+// and `looped` (the loop's) differ in structure, shape, dtype or beyond the vmap tolerance policy's
+// bound for a program, in words; empty when they agree.
+std::string pytree_difference(const transforms::PyTree& vmapped, const transforms::PyTree& looped);
 
 // Every tensor input of `c` at `in_dims[i]` (nullopt: left whole) replaced by its slice `index`.
 std::vector<conformance::CaseInput> slice_inputs(const std::vector<conformance::CaseInput>& inputs,

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <rapidcheck.h>
 
+#include "conformance/oracles/loop_and_stack.h"
 #include "property_tests/law_checks.h"
 #include "property_tests/program_generator.h"
 #include "property_tests/property.h"
@@ -75,7 +76,7 @@ PropertyCheck check_case_equals_loop(const PropertyContext& context, const Progr
   vmap.in_dims = by_name;
   c.transforms.insert(c.transforms.begin() + 1, call);
   RC_LOG() << "with functional_call: " << describe_transforms(c) << "\n";
-  return check_vmap_equals_loop(context, c, kCaseEqualsLoop);
+  return check_vmap_equals_loop(context, c);
 }
 
 // One layer of a generated model: which kind, and the small integers its options come from.
@@ -212,27 +213,24 @@ PropertyCheck check_ensemble_equals_models() {
   const PyFunction per_model =
       plan.grad ? transforms::grad(loss_of(call_on(*base)), with_respect_to_params) : call_on(*base);
 
-  // The loop: each model on its own, with its own tensors (no functional_call for the forward).
-  std::vector<PyTree> looped;
-  for (std::int64_t m = 0; m < model_count; ++m) {
+  // The loop (NOTE: [loop-and-stack oracle]): each model on its own, with its own tensors (no
+  // functional_call for the forward).
+  PyTree example_result;  // the first model's, for the results' structure
+  const oracles::LoopAndStack loop = oracles::loop_and_stack({{model_count, 0}}, [&](std::int64_t m) {
     modules::Module& model = *models[static_cast<std::size_t>(m)];
     const Tensor x = data_mapped ? ops::select(data, data_dim, m) : data;
-    if (plan.grad) {
-      const PyTree own_params = modules::state_dict_of(model.named_parameters());
-      const PyTree own_buffers = modules::state_dict_of(model.named_buffers());
-      looped.push_back(
-          transforms::grad(loss_of(call_on(model)), with_respect_to_params)({own_params, own_buffers, PyTree(x)}));
-    } else {
-      looped.emplace_back(model(x));
-    }
-  }
-  std::vector<PyTree> truth_leaves;
-  for (std::size_t k = 0; k < looped.front().leaf_count(); ++k) {
-    TensorList slices;
-    for (const PyTree& r : looped) slices.push_back(r.leaves()[k].tensor());
-    truth_leaves.emplace_back(ops::stack(slices, 0));
-  }
-  const PyTree truth = looped.front().with_leaves(truth_leaves);
+    const PyTree result = plan.grad ? transforms::grad(loss_of(call_on(model)), with_respect_to_params)(
+                                          {modules::state_dict_of(model.named_parameters()),
+                                           modules::state_dict_of(model.named_buffers()), PyTree(x)})
+                                    : PyTree(model(x));
+    if (m == 0) example_result = result;
+    TensorList tensors;
+    for (const PyTree& leaf : result.leaves()) tensors.push_back(leaf.tensor());
+    return tensors;
+  });
+  if (loop.error) throw *loop.error;  // not a verdict of this law: it propagates as from a plain loop
+  std::vector<PyTree> truth_leaves(loop.results.begin(), loop.results.end());
+  const PyTree truth = example_result.with_leaves(truth_leaves);
 
   PyTree vmapped;
   try {
@@ -242,7 +240,7 @@ PropertyCheck check_ensemble_equals_models() {
                                                error_kind_name(e.kind()), e.what()),
                                    std::nullopt);
   }
-  const std::string differs = pytree_difference(vmapped, truth, kEnsembleEqualsModels);
+  const std::string differs = pytree_difference(vmapped, truth);
   if (differs.empty()) return PropertyCheck::holds();
   return PropertyCheck::violated(differs, std::nullopt);  // the plan is logged
 }

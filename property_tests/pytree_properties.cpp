@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "conformance/case/evaluate.h"
+#include "conformance/oracles/loop_and_stack.h"
 #include "property_tests/generators.h"
 #include "property_tests/law_checks.h"
 #include "property_tests/program_generator.h"
@@ -61,11 +62,6 @@ PyFunction program_function(const GeneratedProgram& program, const PyTree& resul
   };
 }
 
-Tensor moved_to(const Tensor& stacked_at_0, std::int64_t dim) {
-  if (dim == 0 || dim == -stacked_at_0.dim()) return stacked_at_0;
-  return ops::movedim(stacked_at_0, {0}, {dim});
-}
-
 PropertyCheck check_pytree_equals_loop(const ProgramOptions& programs) {
   ProgramOptions options = programs;
   options.max_steps = 3;
@@ -86,32 +82,35 @@ PropertyCheck check_pytree_equals_loop(const ProgramOptions& programs) {
     if (!leaf_dims[i]) continue;
     TensorList slices;
     for (const std::vector<PyTree>& drawn : draws) slices.push_back(drawn[i].tensor());
-    batched_leaves[i] = PyTree(ops::contiguous(moved_to(ops::stack(slices, 0), *leaf_dims[i])));
+    batched_leaves[i] =
+        PyTree(ops::contiguous(oracles::batch_of(slices, example_leaves[i].tensor(), {{batch, *leaf_dims[i]}})));
   }
   const PyTree batched = arguments.with_leaves(batched_leaves);
   const PyTree result_structure = *gen_result_structure(program.program.outputs.size());
   const PyFunction f = program_function(program, result_structure);
 
-  // The loop of VMAP-1.1: example b takes index b of every mapped leaf along its in_dim (a select,
-  // strides included, so a view meets the same layout in the loop as under vmap).
-  std::vector<PyTree> looped_results;
-  std::optional<Error> loop_error;
-  try {
-    for (std::int64_t b = 0; b < batch; ++b) {
-      std::vector<PyTree> leaves = batched_leaves;
-      for (std::size_t i = 0; i < leaves.size(); ++i) {
-        if (leaf_dims[i]) leaves[i] = PyTree(ops::select(batched_leaves[i].tensor(), *leaf_dims[i], b));
-      }
-      looped_results.push_back(f(arguments.with_leaves(leaves).children()));
+  // The loop of VMAP-1.1 (NOTE: [loop-and-stack oracle]): example b takes index b of every mapped
+  // leaf along its in_dim (a select, strides included, so a view meets the same layout in the loop
+  // as under vmap). Its results are stacked at the front until out_dims, drawn to fit them, place
+  // them.
+  PyTree example_result;  // the first example's, for the results' structure
+  const oracles::LoopAndStack loop = oracles::loop_and_stack({{batch, 0}}, [&](std::int64_t b) {
+    std::vector<PyTree> leaves = batched_leaves;
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      if (leaf_dims[i]) leaves[i] = PyTree(ops::select(batched_leaves[i].tensor(), *leaf_dims[i], b));
     }
-  } catch (const Error& e) {
-    loop_error = e;
-  }
+    const PyTree result = f(arguments.with_leaves(leaves).children());
+    if (b == 0) example_result = result;
+    TensorList tensors;
+    for (const PyTree& leaf : result.leaves()) tensors.push_back(leaf.tensor());
+    return tensors;
+  });
+  const std::optional<Error>& loop_error = loop.error;
   PyTree out_dims(0);  // where the loop raised there are no results to place
   if (!loop_error) {
     std::vector<std::optional<std::int64_t>> result_ranks;
-    for (const PyTree& leaf : looped_results.front().leaves()) result_ranks.emplace_back(leaf.tensor().dim());
-    out_dims = *gen_dims_prefix(looped_results.front(), result_ranks, false);
+    for (const PyTree& leaf : example_result.leaves()) result_ranks.emplace_back(leaf.tensor().dim());
+    out_dims = *gen_dims_prefix(example_result, result_ranks, false);
   }
 
   transforms::VmapOptions vmap_options;
@@ -141,15 +140,11 @@ PropertyCheck check_pytree_equals_loop(const ProgramOptions& programs) {
                                    std::nullopt);
 
   const std::vector<std::optional<std::int64_t>> out_leaf_dims =
-      transforms::broadcast_dims(out_dims, looped_results.front(), "out_dims", ErrorKind::Internal);
+      transforms::broadcast_dims(out_dims, example_result, "out_dims", ErrorKind::Internal);
   std::vector<PyTree> truth_leaves;
-  for (std::size_t k = 0; k < out_leaf_dims.size(); ++k) {
-    TensorList slices;
-    for (const PyTree& r : looped_results) slices.push_back(r.leaves()[k].tensor());
-    truth_leaves.emplace_back(moved_to(ops::stack(slices, 0), *out_leaf_dims[k]));
-  }
-  const std::string differs =
-      pytree_difference(vmapped, looped_results.front().with_leaves(truth_leaves), kPytreeEqualsLoop);
+  for (std::size_t k = 0; k < out_leaf_dims.size(); ++k)
+    truth_leaves.emplace_back(oracles::place_batch_dims(loop.results[k], {{batch, *out_leaf_dims[k]}}));
+  const std::string differs = pytree_difference(vmapped, example_result.with_leaves(truth_leaves));
   if (differs.empty()) return PropertyCheck::holds();
   return PropertyCheck::violated(differs, std::nullopt);  // the program, arguments and dims are logged
 }

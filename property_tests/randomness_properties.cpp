@@ -32,6 +32,7 @@
 #include <stdexcept>
 
 #include "conformance/case/evaluate.h"
+#include "conformance/oracles/loop_and_stack.h"
 #include "conformance/samples/op_samples.h"
 #include "conformance/samples/sample_checks.h"
 #include "conformance/suite/op_sample_cases.h"
@@ -230,23 +231,34 @@ Truth vmap_loop(const PropertyContext& context, const Case& c, const RandomStep&
     return Truth{std::nullopt, std::nullopt, std::string("the draws laws need a batch of at least one"), ""};
   Case inner = c;
   inner.transforms.erase(inner.transforms.begin());
-  std::vector<NamedResults> examples;
-  for (std::int64_t b = 0; b < batch; ++b) {
-    Case example = inner;
-    example.inputs = slice_inputs(c.inputs, dims, b);
-    std::vector<DrawBlock> mine = blocks;
-    if (vmap.randomness == Randomness::Different) mine.push_back({batch, b});
-    Truth t = loop_truth(context, example, step, mine);
-    if (!settled(t)) return t;
-    examples.push_back(std::move(*t.values));
+  // An example's truth that is not values (an error, or none) is the loop's.
+  struct Unsettled {
+    Truth truth;
+  };
+  std::vector<std::string> names;
+  oracles::LoopAndStack loop;
+  try {
+    loop = oracles::loop_and_stack({{batch, vmap.out_dims.all.value_or(0)}}, [&](std::int64_t b) {
+      Case example = inner;
+      example.inputs = slice_inputs(c.inputs, dims, b);
+      std::vector<DrawBlock> mine = blocks;
+      if (vmap.randomness == Randomness::Different) mine.push_back({batch, b});
+      Truth t = loop_truth(context, example, step, mine);
+      if (!settled(t)) throw Unsettled{std::move(t)};
+      names.clear();
+      TensorList outputs;
+      for (const auto& [name, data] : *t.values) {
+        names.push_back(name);
+        outputs.push_back(tensor_of(data));
+      }
+      return outputs;
+    });
+  } catch (Unsettled& unsettled) {
+    return std::move(unsettled.truth);
   }
-  const std::int64_t out_dim = vmap.out_dims.all.value_or(0);
+  if (loop.error) throw *loop.error;  // not an example's answer (those are Unsettled) but a failure to ask
   NamedResults stacked;
-  for (std::size_t k = 0; k < examples.front().size(); ++k) {
-    std::vector<TensorData> slices;
-    for (const NamedResults& e : examples) slices.push_back(e.at(k).second);
-    stacked.emplace_back(examples.front()[k].first, stack_results(slices, out_dim, slices.front()));
-  }
+  for (std::size_t k = 0; k < loop.results.size(); ++k) stacked.emplace_back(names[k], data_of(loop.results[k]));
   return Truth{std::move(stacked), std::nullopt, std::nullopt, ""};
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "conformance/case/evaluate.h"
+#include "conformance/oracles/loop_and_stack.h"
 #include "conformance/samples/op_samples.h"
 #include "conformance/suite/tensor_to_case.h"
 #include "property_tests/case_inputs.h"
@@ -27,17 +28,6 @@ std::optional<std::int64_t> in_dim_choice(const StackLevelPlan& level, std::size
     case 1: return batch_dim_choice((level.dim_picks >> (4 * (i % 8))) & 15u, rank);
     default: return std::nullopt;
   }
-}
-
-Tensor batch_of(const std::vector<Tensor>& examples, const Tensor& like, std::int64_t dim) {
-  Tensor stacked;
-  if (examples.empty()) {
-    stacked = ops::slice(call_one("unsqueeze", {like}, {{"dim", std::int64_t{0}}}), 0, 0, 0);
-  } else {
-    stacked = ops::stack(TensorList(examples.begin(), examples.end()), 0);
-  }
-  if (dim != 0) stacked = call_one("movedim", {stacked}, {{"source", std::int64_t{0}}, {"destination", dim}});
-  return ops::contiguous(stacked);
 }
 
 constexpr std::int64_t kMaxResultElements = 4096;
@@ -64,12 +54,12 @@ class StackBuilder {
       const std::vector<std::optional<std::int64_t>> dims = vmap_in_dims(level);
       for (std::size_t i = 0; i < out.size(); ++i) {
         if (!dims[i]) continue;
-        std::vector<Tensor> examples;
+        TensorList examples;
         for (int b = 0; b < batch; ++b)
           examples.push_back(conformance::materialize_tensor(spec_of(inputs_at(level + 1, example * 4 + 1 + b)[i])));
         const Tensor like = conformance::materialize_tensor(spec_of(out[i]));
-        const std::int64_t dim = *dims[i] < 0 ? like.dim() + 1 + *dims[i] : *dims[i];
-        out[i] = conformance::case_input_of(out[i].name, batch_of(examples, like, dim));
+        out[i] = conformance::case_input_of(out[i].name,
+                                            ops::contiguous(oracles::batch_of(examples, like, {{batch, *dims[i]}})));
       }
     }
     return memo_.emplace(key, std::move(out)).first->second;

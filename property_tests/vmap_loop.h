@@ -1,7 +1,6 @@
 #pragma once
 // The loop side of every "vmap equals the loop" law, shared by the vmap and gradient properties.
 #include <optional>
-#include <string_view>
 #include <vector>
 
 #include "conformance/case/case.h"
@@ -23,10 +22,10 @@ std::optional<conformance::Case> draw_vmapped_case(const ProgramOptions& options
 std::vector<std::optional<std::int64_t>> in_dims_per_input(const conformance::Case& c,
                                                            const conformance::DimSpec& in_dims);
 
-// `c` (outermost transform a vmap with in_dims_per_input and one out_dim for all) against the loop:
-// the rest of the stack run by the backend on each example, the results stacked at out_dims. An
-// example that raises makes the truth that error.
-PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const conformance::Case& c,
-                                     std::string_view property);
+// `c` (outermost transform a vmap with in_dims_per_input and one out_dim for all) against the loop
+// (NOTE: [loop-and-stack oracle]): the rest of the stack run by the backend on each example, the
+// results stacked at out_dims. An example that raises makes the truth that error. Values are held
+// to the vmap tolerance policy's bound for a program (NOTE: [vmap oracle tolerance], item 4).
+PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const conformance::Case& c);
 
 }  // namespace funcspec::properties

@@ -1,8 +1,9 @@
-// vmap equals the loop (NOTE: [vmap semantics]) on generated programs under generated transform
-// stacks, and the engine-only verdict that the reference batched them all with native rules.
+// vmap equals the loop (NOTE: [vmap semantics], NOTE: [loop-and-stack oracle]) on generated programs
+// under generated transform stacks, and the engine-only verdict that the reference batched them all with native rules.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "conformance/oracles/loop_and_stack.h"
 #include "property_tests/law_checks.h"
 #include "property_tests/program_generator.h"
 #include "property_tests/property.h"
@@ -53,7 +54,7 @@ std::optional<Case> draw_vmapped_case(const ProgramOptions& options, std::vector
   return c;
 }
 
-PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const Case& c, std::string_view property) {
+PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const Case& c) {
   const auto& vmap = std::get<conformance::VmapTransform>(c.transforms.front());
   Case inner = c;
   inner.transforms.erase(inner.transforms.begin());
@@ -71,23 +72,14 @@ PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const Case&
   }
   if (batch < 0) return PropertyCheck::unsupported("no input is mapped");
 
-  std::vector<NamedResults> examples;
-  for (std::int64_t b = 0; b < batch; ++b) {
+  std::vector<std::string> names;  // the results' names
+  const auto example_results = [&](std::int64_t b) {
     Case example = inner;
     example.inputs = slice_inputs(c.inputs, dims, b);
-    const Answer answer = ask(context, example);
-    if (answer.unsupported) return PropertyCheck::unsupported(*answer.unsupported);
-    if (!answer.fault.empty())
-      return PropertyCheck::violated(fmt::format("the loop's example {} got no answer: {}", b, answer.fault),
-                                     std::nullopt);
-    if (answer.error) return judge_law(context, expecting_error(c, *answer.error), "the loop raised but vmap did not");
-    examples.push_back(*answer.outputs);
-  }
-
-  NamedResults like;  // the example results' names, dtypes and shapes (from the reference on meta when empty)
-  if (!examples.empty()) {
-    like = examples.front();
-  } else {
+    return example_outputs(ask(context, example), b, names);
+  };
+  // An empty batch's results take their shapes from the reference on meta.
+  const auto example_shapes = [&] {
     Case meta = inner;
     meta.device = Device::Meta;
     for (std::size_t i = 0; i < meta.inputs.size(); ++i) {
@@ -98,19 +90,26 @@ PropertyCheck check_vmap_equals_loop(const PropertyContext& context, const Case&
       spec.values_omitted = true;
       spec.layout = {};
     }
-    const conformance::ProgramResult shapes = conformance::run_on_reference(meta);
-    if (!shapes.broken.empty() || shapes.unsupported || shapes.error)
-      return PropertyCheck::unsupported("the results of an empty batch have no shape the reference can infer");
-    like = shapes.outputs;
+    const conformance::ProgramResult on_meta = conformance::run_on_reference(meta);
+    if (!on_meta.broken.empty() || on_meta.unsupported || on_meta.error)
+      throw LoopGaveUp{
+          PropertyCheck::unsupported("the results of an empty batch have no shape the reference can infer")};
+    TensorList like;
+    for (const auto& [name, data] : on_meta.outputs) {
+      names.push_back(name);
+      like.push_back(Tensor::empty(data.shape, data.dtype, Device::Meta));
+    }
+    return like;
+  };
+  oracles::LoopAndStack loop;
+  try {
+    loop = oracles::loop_and_stack({{batch, vmap.out_dims.all.value_or(0)}}, example_results, example_shapes);
+  } catch (const LoopGaveUp& gave_up) {
+    return gave_up.verdict;
   }
-  const std::int64_t out_dim = vmap.out_dims.all.value_or(0);
-  NamedResults truth;
-  for (std::size_t k = 0; k < like.size(); ++k) {
-    std::vector<conformance::TensorData> slices;
-    for (const NamedResults& e : examples) slices.push_back(e.at(k).second);
-    truth.emplace_back(like[k].first, stack_results(slices, out_dim, like[k].second));
-  }
-  return judge_law(context, expecting_values(c, property, truth), "vmap differs from the loop of its examples");
+  if (loop.error) return judge_law(context, expecting_error(c, loop.error->kind()), "the loop raised but vmap did not");
+  return judge_law(context, expecting_loop_results(c, names, loop.results),
+                   "vmap differs from the loop of its examples");
 }
 
 void add_vmap_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs) {
@@ -124,7 +123,7 @@ void add_vmap_properties(std::vector<PropertyDef>& out, const ProgramOptions& pr
                    options.max_steps = 3;
                    const std::optional<Case> c = draw_vmapped_case(
                        options, {std::begin(kAllStackTransforms), std::end(kAllStackTransforms)}, 2, {});
-                   return check_vmap_equals_loop(context, *c, kEqualsLoop);
+                   return check_vmap_equals_loop(context, *c);
                  }});
   out.push_back(
       {"PROP-VMAP/native-batching-rules",

@@ -17,10 +17,12 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <iterator>
 #include <mutex>
 #include <stdexcept>
 
 #include "conformance/case/versioned_json.h"
+#include "conformance/oracles/loop_and_stack.h"
 #include "conformance/samples/sample_checks.h"
 #include "conformance/suite/conformance_test.h"
 #include "conformance/suite/op_sample_cases.h"
@@ -479,10 +481,11 @@ Case vmap_grad_case(const AdSample& s, const OpFunction& f, const std::string& i
   // example computes something different.
   const double scales[] = {1.0, 1.01, 0.99};
   AdSample batched = s;
+  const std::vector<oracles::BatchLevel> batch{{static_cast<std::int64_t>(std::size(scales)), 0}};
   for (std::size_t i : s.floating) {
     TensorList examples;
     for (double scale : scales) examples.push_back(ops::mul(s.sample.inputs[i], ops::lit(Scalar(scale))));
-    batched.sample.inputs[i] = call_one("stack", examples, {{"dim", std::int64_t{0}}});
+    batched.sample.inputs[i] = oracles::batch_of(examples, s.sample.inputs[i], batch);
   }
   Case c = program_case(batched, id, {"AD-8.5"}, tier, f, result_count);
   c.description = "vmap(grad(s)) over a batch of 3 equals grad(s) on each example, stacked";
@@ -496,20 +499,24 @@ Case vmap_grad_case(const AdSample& s, const OpFunction& f, const std::string& i
   c.transforms.push_back(grad);
   TensorList oracle_weights;
   for (const Tensor& w : weights) oracle_weights.push_back(in_dtype(w, DType::Oracle));
-  std::vector<TensorList> per_input(s.floating.size());
-  for (double scale : scales) {
+  // The loop (NOTE: [loop-and-stack oracle]) of grad in the oracle dtype: its truth is the exact
+  // gradient of each example, held to the AD tolerance table as every gradient is.
+  const oracles::LoopAndStack loop = oracles::loop_and_stack(batch, [&](std::int64_t e) {
     TensorList args;
-    for (const Tensor& p : primals_of(oracle)) args.push_back(ops::mul(p, ops::lit(Scalar(scale))));
+    for (const Tensor& p : primals_of(oracle))
+      args.push_back(ops::mul(p, ops::lit(Scalar(scales[static_cast<std::size_t>(e)]))));
     // The example rounded as the case's input is, then the oracle's gradient there.
     for (std::size_t k = 0; k < args.size(); ++k) args[k] = in_dtype(in_dtype(args[k], s.dtype), DType::Oracle);
     const PyTree g = transforms::grad(oracle.scalar_function(oracle_weights),
                                       {every_argument(args.size()), false})(as_arguments(args));
-    for (std::size_t j = 0; j < args.size(); ++j) per_input[j].push_back(g.children()[j].tensor());
-  }
-  for (std::size_t j = 0; j < per_input.size(); ++j) {
-    const Tensor stacked = call_one("stack", per_input[j], {{"dim", std::int64_t{0}}});
-    c.expect.values.push_back(expected_derivative(fmt::format("grad(s, {})", sample_input_name(s.floating[j])), stacked,
-                                                  s.dtype, "vmap_grad", s.spec->op));
+    TensorList gradients;
+    for (const PyTree& child : g.children()) gradients.push_back(child.tensor());
+    return gradients;
+  });
+  if (loop.error) throw *loop.error;  // the sample's gradient raises: not a case to build
+  for (std::size_t j = 0; j < loop.results.size(); ++j) {
+    c.expect.values.push_back(expected_derivative(fmt::format("grad(s, {})", sample_input_name(s.floating[j])),
+                                                  loop.results[j], s.dtype, "vmap_grad", s.spec->op));
   }
   return c;
 }

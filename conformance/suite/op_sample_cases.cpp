@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-#include <limits>
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 
@@ -49,22 +48,6 @@ std::vector<std::size_t> mutated_inputs(const OpDef& op, std::size_t input_count
   return positions;
 }
 
-double machine_epsilon(DType dtype) {
-  return dtype == DType::Float32 ? static_cast<double>(std::numeric_limits<float>::epsilon())
-                                 : std::numeric_limits<double>::epsilon();
-}
-
-double max_abs_floating_input(const TensorList& inputs) {
-  double largest = 0;
-  for (const Tensor& t : inputs) {
-    if (!t.defined() || !is_floating(t.dtype()) || t.device() != Device::Cpu) continue;
-    for (double v : t.to_vector<double>()) {
-      if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
-    }
-  }
-  return largest;
-}
-
 // An op that raises returns nothing to count, so its results are named after its schema.
 void name_declared_results(const OpDef& op, Case& c) {
   c.program[0].outs.clear();
@@ -104,20 +87,6 @@ Case one_step_case(const SampleCall& call, const std::string& id, std::vector<st
   for (std::size_t k = 0; k < result_count; ++k) step.outs.push_back(fmt::format("r{}", k));
   c.program.push_back(std::move(step));
   return c;
-}
-
-// The op's oracle tolerance (NOTE: [op samples]) as a case tolerance against the oracle value
-// rounded to `dtype`. The stated bound is |got - oracle| <= ulps * eps * max(|oracle|, F) with
-// F = max(floor, input_scale * max|input|); rounding the oracle adds at most eps/2 * |oracle|,
-// hence rtol = (ulps + 1/2) * eps and atol = ulps * eps * F. A correctly rounded op (ulps <= 1/2,
-// no floor) must match the rounded oracle exactly.
-Tolerance value_tolerance(const samples::OracleTolerance& stated, DType dtype, const TensorList& inputs) {
-  if (!is_floating(dtype)) return {};
-  const double ulps = dtype == DType::Float32 ? stated.ulps32 : stated.ulps64;
-  const double floor = std::max(stated.absolute_floor, stated.input_scale * max_abs_floating_input(inputs));
-  if (ulps <= 0.5 && floor == 0) return {};
-  const double eps = machine_epsilon(dtype);
-  return Tolerance{ulps * eps * floor, (ulps + 0.5) * eps, 0};
 }
 
 Case op_value_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/oracles/value_tolerance.h"
 #include "conformance/samples/op_samples.h"
 #include "conformance/suite/conformance_test.h"
 
@@ -45,11 +46,6 @@ std::string sample_input_name(std::size_t i);
 // attributes, its results named r0, r1, ...; no outputs or expectation yet.
 Case one_step_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier,
                    std::size_t result_count);
-
-// The op's oracle tolerance (NOTE: [op samples]) as a case tolerance for results of `dtype`
-// computed from `inputs` (NOTE: [op sample cases] explains the translation); zero for exact ops
-// and non-floating results.
-Tolerance value_tolerance(const samples::OracleTolerance& stated, DType dtype, const TensorList& inputs);
 
 // "OPS-VALUES/add/float64/2-broadcast-row" style name parts: lower-case, [a-z0-9.-] only.
 std::string id_slug(const std::string& text);

@@ -1,12 +1,15 @@
 // VMAP-ORACLE/<op>/<dtype>/<n>-<label>/<batching>: vmap of each op equals the loop-and-stack oracle
-// (the op on each example, results stacked), which uses no batching rule at all (NOTE: [vmap
-// semantics]). The examples of a batch are draws of the same sample with different values.
+// (NOTE: [loop-and-stack oracle]: the op on each example, results stacked), which uses no batching
+// rule at all (NOTE: [vmap semantics]), within the op's stated accuracy (NOTE: [vmap oracle
+// tolerance], item 3). The examples of a batch are draws of the same sample with different values.
 #include <fmt/format.h>
 
 #include <fmt/ranges.h>
 #include <algorithm>
 
 #include "conformance/case/evaluate.h"
+#include "conformance/oracles/loop_and_stack.h"
+#include "conformance/oracles/vmap_tolerance.h"
 #include "conformance/samples/sample_checks.h"
 #include "conformance/suite/conformance_test.h"
 #include "conformance/suite/op_sample_cases.h"
@@ -101,40 +104,19 @@ std::vector<Batching> batchings(const samples::OpSample& sample, bool all, bool 
   return out;
 }
 
-Tensor stacked(const std::vector<Tensor>& examples) {
-  return call_one("stack", TensorList(examples.begin(), examples.end()), {{"dim", std::int64_t{0}}});
+// The levels of the batch, each keeping its batch dim at `dim`.
+std::vector<oracles::BatchLevel> levels_of(const Batching& batching, std::int64_t dim) {
+  if (batching.nested) return {{batching.batch_size, dim}, {batching.batch_size, dim}};
+  return {{batching.batch_size, dim}};
 }
 
-// The loop-and-stack oracle for one level: f on every example, results stacked along out_dim.
-struct OracleResult {
-  TensorList results;
-  std::optional<ErrorKind> error;
-};
-
-OracleResult loop_and_stack(const OpDef& op, const std::vector<TensorList>& examples, const Attrs& attrs,
-                            std::int64_t out_dim, std::uint64_t seed) {
-  std::vector<TensorList> per_result;
-  random::GeneratorScope scope(seed);
-  for (const TensorList& inputs : examples) {
-    TensorList outs;
-    try {
-      outs = call(op, samples::clone_inputs(inputs), attrs);
-    } catch (const Error& e) {
-      return {{}, e.kind()};
-    }
-    // An op that draws random numbers (a composite like dropout, an in-place random op) must be
-    // refused by vmap's default randomness='error'.
-    if (random::current_generator().draw_calls() != 0) return {{}, ErrorKind::VmapRandomness};
-    if (per_result.empty()) per_result.resize(outs.size());
-    for (std::size_t k = 0; k < outs.size(); ++k) per_result[k].push_back(outs[k]);
-  }
-  OracleResult oracle;
-  for (TensorList& slices : per_result) {
-    Tensor s = call_one("stack", slices, {{"dim", std::int64_t{0}}});
-    if (out_dim != 0) s = call_one("movedim", {s}, {{"source", std::int64_t{0}}, {"destination", out_dim}});
-    oracle.results.push_back(s);
-  }
-  return oracle;
+// Example e's results: the op on the example's inputs (copies, so an in-place op writes its own).
+// An op that draws random numbers (a composite like dropout, an in-place random op) must be
+// refused by vmap's default randomness='error', so that is the example's error.
+TensorList op_on_example(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
+  TensorList results = call(op, samples::clone_inputs(inputs), attrs);
+  if (random::current_generator().draw_calls() != 0) throw Error(ErrorKind::VmapRandomness, "draws random numbers");
+  return results;
 }
 
 bool writes_an_unbatched_input(const OpDef& op, const Batching& batching) {
@@ -168,7 +150,6 @@ Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& dra
   OpCall step{{}, op.name(), {}, first.attrs};
   DimSpec in_dims;
   in_dims.form = DimSpec::Form::ByName;
-  TensorList batched_inputs(n);
   for (std::size_t i = 0; i < n; ++i) {
     const std::string name = fmt::format("x{}", i);
     if (!first.inputs[i].defined()) {
@@ -181,63 +162,33 @@ Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& dra
       in_dims.by_name.emplace_back(name, std::nullopt);
       continue;
     }
-    std::vector<Tensor> parts;
+    TensorList parts;
     for (std::int64_t e = 0; e < examples; ++e) parts.push_back(example_input(i, e));
-    Tensor value =
-        examples == 0 ? call_one("unsqueeze", {first.inputs[i]}, {{"dim", std::int64_t{0}}}) : stacked(parts);
-    if (examples == 0)
-      value =
-          call_one("slice", {value}, {{"dim", std::int64_t{0}}, {"start", std::int64_t{0}}, {"end", std::int64_t{0}}});
-    if (batching.nested) {
-      Shape grid = value.shape();
-      grid[0] = batching.batch_size;
-      grid.insert(grid.begin(), batching.batch_size);
-      value = call_one("reshape", {value}, {{"shape", std::vector<std::int64_t>(grid.begin(), grid.end())}});
-    }
-    const std::int64_t dim = *batching.in_dims[i] < 0 ? value.dim() - 1 : *batching.in_dims[i];
-    if (!batching.nested && dim != 0)
-      value = call_one("movedim", {value}, {{"source", std::int64_t{0}}, {"destination", dim}});
-    c.inputs.push_back(case_input_of(name, value));
-    in_dims.by_name.emplace_back(name, batching.nested ? 0 : dim);
-    batched_inputs[i] = value;
+    const std::int64_t batched_rank = first.inputs[i].dim() + 1;
+    const std::int64_t dim = batching.nested            ? 0
+                             : *batching.in_dims[i] < 0 ? *batching.in_dims[i] + batched_rank
+                                                        : *batching.in_dims[i];
+    c.inputs.push_back(case_input_of(name, oracles::batch_of(parts, first.inputs[i], levels_of(batching, dim))));
+    in_dims.by_name.emplace_back(name, dim);
   }
 
-  // The oracle, one example at a time.
-  std::vector<TensorList> example_inputs;
-  for (std::int64_t e = 0; e < examples; ++e) {
+  // The oracle, one example at a time; an empty batch takes its results' shapes from the first
+  // example's.
+  const auto example_inputs = [&](std::int64_t e) {
     TensorList inputs;
     for (std::size_t i = 0; i < n; ++i) inputs.push_back(batching.in_dims[i] ? example_input(i, e) : first.inputs[i]);
-    example_inputs.push_back(inputs);
+    return inputs;
+  };
+  oracles::LoopAndStack oracle;
+  {
+    random::GeneratorScope scope(seed);
+    oracle = oracles::loop_and_stack(
+        levels_of(batching, batching.out_dim),
+        [&](std::int64_t e) { return op_on_example(op, example_inputs(e), first.attrs); },
+        [&] { return op_on_example(op, first.inputs, first.attrs); });
   }
-  OracleResult oracle;
-  if (examples == 0) {
-    // No example runs; the results' shapes come from one example on meta.
-    try {
-      random::GeneratorScope scope(seed);
-      const TensorList example_results = call(op, samples::clone_inputs(first.inputs), first.attrs);
-      if (random::current_generator().draw_calls() != 0) throw Error(ErrorKind::VmapRandomness, "draws random numbers");
-      for (const Tensor& r : example_results) {
-        Shape shape = r.shape();
-        shape.insert(
-            shape.begin() + (batching.out_dim < 0 ? static_cast<std::int64_t>(shape.size()) + 1 + batching.out_dim
-                                                  : batching.out_dim),
-            0);
-        oracle.results.push_back(Tensor::empty(shape, r.dtype()));
-      }
-    } catch (const Error& e) {
-      oracle.error = e.kind();
-    }
-  } else {
-    oracle = loop_and_stack(op, example_inputs, first.attrs, batching.out_dim, seed);
-    if (!oracle.error && batching.nested) {
-      for (Tensor& r : oracle.results) {
-        Shape grid = r.shape();
-        grid[0] = batching.batch_size;
-        grid.insert(grid.begin(), batching.batch_size);
-        r = call_one("reshape", {r}, {{"shape", std::vector<std::int64_t>(grid.begin(), grid.end())}});
-      }
-    }
-  }
+  const std::optional<ErrorKind> oracle_error =
+      oracle.error ? std::optional<ErrorKind>(oracle.error->kind()) : std::nullopt;
 
   const std::size_t result_count =
       oracle.error ? std::max<std::size_t>(1, op.schema.returns.size()) : oracle.results.size();
@@ -255,11 +206,11 @@ Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& dra
   if (op.kind == OpKind::OutVariant) {
     c.clauses = {"VMAP-3.2"};
     c.expect.error = ErrorKind::VmapOutVariant;
-  } else if (oracle.error == ErrorKind::VmapRandomness) {
+  } else if (oracle_error == ErrorKind::VmapRandomness) {
     c.clauses = {"VMAP-2.1"};
-    c.expect.error = oracle.error;
-  } else if (oracle.error) {
-    c.expect.error = oracle.error;
+    c.expect.error = oracle_error;
+  } else if (oracle_error) {
+    c.expect.error = oracle_error;
   } else if (writes_an_unbatched_input(op, batching)) {
     c.clauses = {"VMAP-3.1"};
     c.expect.error = ErrorKind::VmapInplaceUnbatched;
@@ -267,7 +218,7 @@ Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& dra
     for (std::size_t k = 0; k < oracle.results.size(); ++k) {
       const Tensor& r = oracle.results[k];
       ExpectedValue value{step.outs[k], TensorSpec{tensor_data_of(r), "", false, {}, false}, std::nullopt};
-      value.tolerance = value_tolerance(tolerance, r.dtype(), first.inputs);
+      value.tolerance = oracles::vmap_oracle_tolerance(oracles::OpAgainstReferenceLoop{tolerance, first.inputs}, r);
       c.expect.values.push_back(std::move(value));
     }
   }

@@ -1,11 +1,12 @@
-// The batching rules of the index and linalg families against the loop-and-stack oracle (the op
-// called on each example, results stacked), on every sample of the op sample database: every
-// placement of the batch dim per input (front, back, not batched), out_dims 0 and -1, batches of 0,
-// 1 and 3 examples, vmap of vmap, float32 and float64; and none of these ops may fall back.
+// The batching rules of the index and linalg families against the loop-and-stack oracle (NOTE:
+// [loop-and-stack oracle]: the op called on each example, results stacked), on every sample of the
+// op sample database: every placement of the batch dim per input (front, back, not batched),
+// out_dims 0 and -1, batches of 0, 1 and 3 examples, vmap of vmap, float32 and float64, compared
+// exactly, as the one tolerance policy says (NOTE: [vmap oracle tolerance], item 1); and none of these ops may
+// fall back.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <limits>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,98 +16,28 @@
 #include "reference/transforms/fallback_log.h"
 #include "reference/transforms/vmap.h"
 #include "tests/reference/test_support.h"
+#include "tests/reference/transforms/vmap_oracle_checks.h"
 
 namespace funcspec::transforms {
 namespace {
 
 using testing_support::expect_error_kind;
+using testing_support::expect_vmap_equals_loop;
+using testing_support::on_meta;
+using testing_support::op_function;
+using testing_support::tensors_of;
 using testing_support::values;
 
 const std::vector<std::string> kOps = {"cat",         "gather", "index_add", "index_select", "masked_fill",
                                        "scatter_add", "det",    "einsum",    "inverse",      "slogdet",
                                        "solve",       "tril",   "triu"};
-// Ops whose every result element is one input element (or a conversion of one): the batched call
-// must give the very same values. The others round, and may round differently batched.
-bool is_exact(const std::string& op) {
-  for (const char* exact : {"cat", "gather", "index_select", "masked_fill", "tril", "triu"}) {
-    if (op == exact) return true;
-  }
-  return false;
-}
-// How far the ops that round may be off, in ulps of the largest expected magnitude.
-constexpr double kInexactOpUlps = 4.0;
 // The seed of the first of a sample's three draws.
 constexpr std::uint64_t kFirstDrawSeed = 2024;
-
-std::optional<ErrorKind> error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  return std::nullopt;
-}
-
-PyTree as_tree(const TensorList& results) {
-  if (results.size() == 1) return PyTree(results[0]);
-  std::vector<PyTree> items(results.begin(), results.end());
-  return PyTree::tuple(std::move(items));
-}
-
-TensorList tensors_of(const PyTree& tree) {
-  TensorList out;
-  for (const PyTree& leaf : tree.leaves()) out.push_back(leaf.tensor());
-  return out;
-}
-
-PyFunction op_function(const std::string& op, const Attrs& attrs) {
-  return [op, attrs](const std::vector<PyTree>& args) {
-    TensorList inputs;
-    for (const PyTree& arg : args) inputs.push_back(arg.tensor());
-    return as_tree(call(op, inputs, attrs));
-  };
-}
 
 PyTree dims_tree(const std::vector<std::optional<std::int64_t>>& dims) {
   std::vector<PyTree> items;
   for (const std::optional<std::int64_t>& d : dims) items.push_back(d ? PyTree(*d) : PyTree::none());
   return PyTree::tuple(std::move(items));
-}
-
-// `slices` stacked along a new dim 0; an empty list stacks to [0, *shape] of `like`.
-Tensor stack_front(const TensorList& slices, const Tensor& like) {
-  if (!slices.empty()) return call_one("stack", slices, {{"dim", std::int64_t{0}}});
-  Shape shape = like.shape();
-  shape.insert(shape.begin(), 0);
-  return Tensor::empty(shape, like.dtype());
-}
-
-Tensor move_front_to(const Tensor& t, std::int64_t dim) {
-  if (dim == 0) return t;
-  return call_one("movedim", {t},
-                  {{"source", std::vector<std::int64_t>{0}}, {"destination", std::vector<std::int64_t>{dim}}});
-}
-
-void expect_close(const std::string& op, const Tensor& got, const Tensor& want, const std::string& where) {
-  ASSERT_EQ(got.shape(), want.shape()) << where;
-  ASSERT_EQ(got.dtype(), want.dtype()) << where;
-  const std::vector<double> g = values(got);
-  const std::vector<double> w = values(want);
-  double scale = 0.0;
-  for (double v : w) {
-    if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
-  }
-  const double eps =
-      want.dtype() == DType::Float32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
-  const double tolerance = is_exact(op) || !is_floating(want.dtype()) ? 0.0 : kInexactOpUlps * eps * scale;
-  for (std::size_t i = 0; i < g.size(); ++i) {
-    if (std::isnan(w[i]) || std::isinf(w[i]) || tolerance == 0.0) {
-      EXPECT_TRUE(g[i] == w[i] || (std::isnan(g[i]) && std::isnan(w[i])))
-          << where << ": element " << i << " is " << g[i] << ", expected " << w[i];
-    } else {
-      EXPECT_NEAR(g[i], w[i], tolerance) << where << ": element " << i;
-    }
-  }
 }
 
 enum class Placement { Front, Back, Unbatched };
@@ -154,6 +85,17 @@ std::vector<std::vector<T>> assignments(std::size_t count, const std::vector<T>&
   return out;
 }
 
+// The loop over the examples whose inputs `example_inputs` gives (row-major over `levels`), an
+// empty batch shaped by example 0 on meta.
+oracles::LoopAndStack loop_over(const std::string& op, const Draws& draws,
+                                const std::vector<oracles::BatchLevel>& levels,
+                                const std::function<TensorList(std::int64_t)>& example_inputs) {
+  const Attrs& attrs = draws.examples[0].attrs;
+  return oracles::loop_and_stack(
+      levels, [&](std::int64_t e) { return call(op, example_inputs(e), attrs); },
+      [&] { return call(op, on_meta(example_inputs(0)), attrs); });
+}
+
 // vmap over examples 0..batch-1 with the batch dims placed as `placements` says, against the loop.
 void check_placements(const std::string& op, const Draws& draws, const std::vector<Placement>& placements,
                       std::int64_t batch, const std::string& where) {
@@ -169,10 +111,8 @@ void check_placements(const std::string& op, const Draws& draws, const std::vect
     if (placements[m] == Placement::Unbatched) continue;
     TensorList slices;
     for (std::int64_t b = 0; b < batch; ++b) slices.push_back(draws.examples[static_cast<std::size_t>(b)].inputs[k]);
-    const Tensor front = stack_front(slices, first.inputs[k]);
-    const bool back = placements[m] == Placement::Back;
-    args[k] = PyTree(back ? move_front_to(front, -1) : front);
-    in_dims[k] = back ? -1 : 0;
+    in_dims[k] = placements[m] == Placement::Back ? -1 : 0;
+    args[k] = PyTree(oracles::batch_of(slices, first.inputs[k], {{batch, *in_dims[k]}}));
   }
   // The oracle: the op on each example; an unbatched input is example 0's for every example.
   const auto example_inputs = [&](std::int64_t b) {
@@ -183,34 +123,15 @@ void check_placements(const std::string& op, const Draws& draws, const std::vect
     }
     return inputs;
   };
-  const std::optional<ErrorKind> expected_error = error_of([&] { call(op, example_inputs(0), first.attrs); });
-  // Skipped at batch 0 for failing samples: the loop has no example to fail on.
-  if (expected_error && batch == 0) return;
-  TensorList stacked;
-  if (!expected_error) {
-    const TensorList shapes = call(op, example_inputs(0), first.attrs);
-    std::vector<TensorList> per_result(shapes.size());
-    for (std::int64_t b = 0; b < batch; ++b) {
-      const TensorList outs = call(op, example_inputs(b), first.attrs);
-      for (std::size_t r = 0; r < outs.size(); ++r) per_result[r].push_back(outs[r]);
-    }
-    for (std::size_t r = 0; r < shapes.size(); ++r) stacked.push_back(stack_front(per_result[r], shapes[r]));
-  }
   for (const std::int64_t out_dim : {std::int64_t{0}, std::int64_t{-1}}) {
     VmapOptions options;
     options.in_dims = dims_tree(in_dims);
     options.out_dims = PyTree(out_dim);
     const PyFunction mapped = vmap(op_function(op, first.attrs), options);
-    const std::string at = where + ", out_dims " + std::to_string(out_dim) + ", batch " + std::to_string(batch);
-    if (expected_error) {
-      const std::optional<ErrorKind> got = error_of([&] { mapped(args); });
-      ASSERT_TRUE(got.has_value()) << at << ": expected " << error_kind_name(*expected_error);
-      EXPECT_EQ(*got, *expected_error) << at;
-      continue;
-    }
-    const TensorList got = tensors_of(mapped(args));
-    ASSERT_EQ(got.size(), stacked.size()) << at;
-    for (std::size_t r = 0; r < got.size(); ++r) expect_close(op, got[r], move_front_to(stacked[r], out_dim), at);
+    expect_vmap_equals_loop(
+        where + ", out_dims " + std::to_string(out_dim) + ", batch " + std::to_string(batch),
+        [&] { return tensors_of(mapped(args)); }, loop_over(op, draws, {{batch, out_dim}}, example_inputs),
+        oracles::ReferenceAgainstItsLoop{});
   }
 }
 
@@ -233,20 +154,17 @@ void check_nested(const std::string& op, const Draws& draws, const std::vector<L
     inner_dims.emplace_back(std::nullopt);
   }
   // An input batched at both levels is [2, 3, ...], at one level [2, ...] or [3, ...].
-  const auto batched_input = [&](Level level, std::size_t k) {
-    const auto along_j = [&](std::int64_t i) {
-      TensorList row;
-      for (std::int64_t j = 0; j < 3; ++j) row.push_back(example(level, k, i, j));
-      return stack_front(row, row[0]);
-    };
-    if (level == Level::Inner) return along_j(0);
-    TensorList column;
-    for (std::int64_t i = 0; i < 2; ++i) column.push_back(level == Level::Both ? along_j(i) : example(level, k, i, 0));
-    return stack_front(column, column[0]);
-  };
   for (std::size_t m = 0; m < levels.size(); ++m) {
     const std::size_t k = draws.mapped[m];
-    args[k] = PyTree(batched_input(levels[m], k));
+    TensorList examples;
+    std::vector<oracles::BatchLevel> batch;
+    if (levels[m] != Level::Inner) batch.push_back({2, 0});
+    if (levels[m] != Level::Outer) batch.push_back({3, 0});
+    for (std::int64_t i = 0; i < (levels[m] == Level::Inner ? 1 : 2); ++i) {
+      for (std::int64_t j = 0; j < (levels[m] == Level::Outer ? 1 : 3); ++j)
+        examples.push_back(example(levels[m], k, i, j));
+    }
+    args[k] = PyTree(oracles::batch_of(examples, first.inputs[k], batch));
     if (levels[m] != Level::Inner) outer_dims[k] = 0;
     if (levels[m] != Level::Outer) inner_dims[k] = 0;
   }
@@ -255,32 +173,16 @@ void check_nested(const std::string& op, const Draws& draws, const std::vector<L
   VmapOptions outer;
   outer.in_dims = dims_tree(outer_dims);
   const PyFunction mapped = vmap(vmap(op_function(op, first.attrs), inner), outer);
-  const auto example_inputs = [&](std::int64_t i, std::int64_t j) {
+  // Example e of the grid is (e / 3, e % 3).
+  const auto example_inputs = [&](std::int64_t e) {
     TensorList inputs = first.inputs;
-    for (std::size_t m = 0; m < levels.size(); ++m) inputs[draws.mapped[m]] = example(levels[m], draws.mapped[m], i, j);
+    for (std::size_t m = 0; m < levels.size(); ++m)
+      inputs[draws.mapped[m]] = example(levels[m], draws.mapped[m], e / 3, e % 3);
     return inputs;
   };
-  const std::optional<ErrorKind> expected_error = error_of([&] { call(op, example_inputs(0, 0), first.attrs); });
-  if (expected_error) {
-    std::optional<ErrorKind> got = error_of([&] { mapped(args); });
-    ASSERT_TRUE(got.has_value()) << where << ": expected " << error_kind_name(*expected_error);
-    EXPECT_EQ(*got, *expected_error) << where;
-    return;
-  }
-  const TensorList got = tensors_of(mapped(args));
-  std::vector<TensorList> rows;
-  for (std::int64_t i = 0; i < 2; ++i) {
-    std::vector<TensorList> per_result;
-    for (std::int64_t j = 0; j < 3; ++j) {
-      const TensorList outs = call(op, example_inputs(i, j), first.attrs);
-      per_result.resize(outs.size());
-      for (std::size_t r = 0; r < outs.size(); ++r) per_result[r].push_back(outs[r]);
-    }
-    rows.resize(per_result.size());
-    for (std::size_t r = 0; r < per_result.size(); ++r) rows[r].push_back(stack_front(per_result[r], per_result[r][0]));
-  }
-  ASSERT_EQ(got.size(), rows.size()) << where;
-  for (std::size_t r = 0; r < got.size(); ++r) expect_close(op, got[r], stack_front(rows[r], rows[r][0]), where);
+  expect_vmap_equals_loop(
+      where, [&] { return tensors_of(mapped(args)); }, loop_over(op, draws, {{2, 0}, {3, 0}}, example_inputs),
+      oracles::ReferenceAgainstItsLoop{});
 }
 
 class IndexLinalgRules : public ::testing::TestWithParam<std::string> {};

@@ -1,5 +1,5 @@
-// vmap's semantics on small examples worked out by hand (the exhaustive comparison with the
-// loop-and-stack oracle is a conformance family).
+// vmap's semantics on small examples worked out by hand (the comparison of every op with the
+// loop-and-stack oracle, NOTE: [loop-and-stack oracle], is VMAP-ORACLE's and the rule tests').
 #include <gtest/gtest.h>
 
 #include "reference/api/ops.h"
@@ -12,6 +12,7 @@
 #include "reference/transforms/vmap.h"
 #include "reference/transforms/vmap_interpreter.h"
 #include "tests/reference/test_support.h"
+#include "tests/reference/transforms/vmap_oracle_checks.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -227,10 +228,11 @@ TEST(VmapLayouts, FlattenOfExamplesStridedByAMiddleBatchDimEqualsTheLoop) {
   options.in_dims = PyTree(1);
   const Tensor batched = vmap1([](const Tensor& e) { return call_one("flatten", {e}); }, x, options);
   ASSERT_EQ(batched.shape(), (Shape{2, 24}));
-  for (std::int64_t b = 0; b < 2; ++b) {
-    const Tensor example = call_one("flatten", {call_one("select", {x}, {{"dim", std::int64_t{1}}, {"index", b}})});
-    EXPECT_EQ(values(call_one("select", {batched}, {{"dim", std::int64_t{0}}, {"index", b}})), values(example)) << b;
-  }
+  const oracles::LoopAndStack loop = oracles::loop_and_stack({{2, 0}}, [&](std::int64_t b) {
+    return TensorList{call_one("flatten", {call_one("select", {x}, {{"dim", std::int64_t{1}}, {"index", b}})})};
+  });
+  testing_support::expect_vmap_equals_loop(
+      "flatten", [&] { return TensorList{batched}; }, loop, oracles::ReferenceAgainstItsLoop{});
   const Tensor cloned = vmap1(
       [](const Tensor& e) {
         const Tensor c = call_one("clone", {e});
