@@ -7,7 +7,7 @@
 
 #include "conformance/backend/backend.h"
 #include "conformance/case/case_json.h"
-#include "conformance/case/evaluate.h"
+#include "conformance/case/judge.h"
 
 namespace funcspec::tools {
 

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "conformance/case/case.h"
-#include "conformance/case/evaluate.h"
+#include "conformance/case/judge.h"
 
 namespace funcspec::conformance {
 

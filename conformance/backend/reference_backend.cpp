@@ -1,5 +1,6 @@
 #include "conformance/backend/reference_backend.h"
 
+#include "conformance/case/evaluate.h"
 #include "funcspec_backend_version.h"
 #include "reference/ops/registry.h"
 

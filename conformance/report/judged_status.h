@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "conformance/case/evaluate.h"
+#include "conformance/case/judge.h"
 #include "conformance/report/test_record.h"
 #include "conformance/report/xfail_manifest.h"
 

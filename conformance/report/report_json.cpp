@@ -2,19 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <fstream>
 #include <limits>
 #include <set>
 #include <sstream>
 
 namespace funcspec::conformance {
-
-Json float_to_json(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return value;
-}
 
 namespace {
 

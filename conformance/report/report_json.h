@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "conformance/case/case_json.h"
+#include "conformance/case/json.h"
 #include "conformance/report/test_record.h"
 
 namespace funcspec::conformance {
@@ -30,9 +30,5 @@ void write_report_file(const Report& report, const std::filesystem::path& path);
 Report parse_report(const Json& json, const std::string& file);
 Report parse_report_text(std::string_view text, const std::string& file = "<report>");
 Report read_report_file(const std::filesystem::path& path);
-
-// Floats that may be infinite or NaN (errors, tolerances) are written as numbers when finite and as
-// the strings "inf", "-inf" and "nan" otherwise: JSON has no non-finite numbers.
-Json float_to_json(double value);
 
 }  // namespace funcspec::conformance

@@ -6,7 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "conformance/case/evaluate.h"
+#include "conformance/case/case_tensors.h"
 #include "conformance/samples/sample_checks.h"
 #include "conformance/suite/tensor_to_case.h"
 #include "reference/ops/dispatch.h"

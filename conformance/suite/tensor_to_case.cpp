@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "conformance/case/evaluate.h"
+#include "conformance/case/case_tensors.h"
 
 namespace funcspec::conformance {
 

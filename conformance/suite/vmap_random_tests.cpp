@@ -3,7 +3,7 @@
 // the same seed.
 #include <fmt/format.h>
 
-#include "conformance/case/evaluate.h"
+#include "conformance/case/case_tensors.h"
 #include "conformance/samples/sample_checks.h"
 #include "conformance/suite/conformance_test.h"
 #include "conformance/suite/op_sample_cases.h"

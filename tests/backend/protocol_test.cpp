@@ -7,6 +7,7 @@
 #include "conformance/backend/protocol_server.h"
 #include "conformance/backend/reference_backend.h"
 #include "conformance/case/base64.h"
+#include "conformance/case/evaluate.h"
 #include "tests/backend/backend_test_support.h"
 
 namespace funcspec::conformance {

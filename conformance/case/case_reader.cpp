@@ -1,14 +1,13 @@
-#include "conformance/case/case_json.h"
+#include "conformance/case/case_reader.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -34,38 +33,6 @@ std::string type_name(const Json& j) {
   if (j.is_string()) return "a string";
   if (j.is_array()) return "a list";
   return "an object";
-}
-
-// Floats that JSON cannot spell: "nan", "inf", "-inf", "+inf", and C99 hex floats ("0x1.8p+1")
-// for writers that want exact bits in text.
-std::optional<double> special_float(const std::string& text) {
-  if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
-  if (text == "inf" || text == "+inf") return std::numeric_limits<double>::infinity();
-  if (text == "-inf") return -std::numeric_limits<double>::infinity();
-  const std::string_view digits =
-      text.starts_with('-') || text.starts_with('+') ? std::string_view(text).substr(1) : std::string_view(text);
-  if (digits.starts_with("0x") || digits.starts_with("0X")) {
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() + text.size()) return value;
-  }
-  return std::nullopt;
-}
-
-Json float_to_json(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return value;
-}
-
-// A float32 in its shortest decimal form when that form reads back to the same float through
-// double (almost always), else the double that holds it exactly.
-Json float32_to_json(float value) {
-  if (!std::isfinite(value)) return float_to_json(value);
-  const std::string shortest = fmt::format("{}", value);
-  const double via_double = std::strtod(shortest.c_str(), nullptr);
-  if (static_cast<float>(via_double) == value) return via_double;
-  return static_cast<double>(value);
 }
 
 class CaseReader {
@@ -111,10 +78,17 @@ class CaseReader {
   double float_of(const Json& j, const std::string& path) const {
     if (j.is_number()) return j.get<double>();
     if (j.is_string()) {
-      if (auto v = special_float(j.get<std::string>())) return *v;
+      if (auto v = float_from_json_string(j.get<std::string>())) return *v;
     }
     bad(path,
         fmt::format("expected a number (or \"nan\", \"inf\", \"-inf\") but got {} {}", type_name(j), json_text(j)));
+  }
+
+  // A bool, an integer or a float, as the JSON value is written.
+  Scalar scalar_of(const Json& j, const std::string& path) const {
+    if (j.is_boolean()) return Scalar(j.get<bool>());
+    if (j.is_number_integer()) return Scalar(int_of(j, path));
+    return Scalar(float_of(j, path));
   }
 
   std::vector<std::int64_t> int_list_of(const Json& j, const std::string& path) const {
@@ -367,11 +341,7 @@ class CaseReader {
   CaseInput input_of(const std::string& name, const Json& j, const std::string& path) const {
     if (j.is_object() && j.contains("literal")) {
       require_object(j, path, {"literal"});
-      const Json& v = j["literal"];
-      const std::string p = path + ".literal";
-      if (v.is_boolean()) return {name, LiteralSpec{Scalar(v.get<bool>())}};
-      if (v.is_number_integer()) return {name, LiteralSpec{Scalar(int_of(v, p))}};
-      return {name, LiteralSpec{Scalar(float_of(v, p))}};
+      return {name, LiteralSpec{scalar_of(j["literal"], path + ".literal")}};
     }
     return {name, tensor_of(j, path, true, false, device_ == Device::Meta ? Values::Optional : Values::Required)};
   }
@@ -389,10 +359,7 @@ class CaseReader {
       case ArgType::IntListArg:
         if (j.is_number_integer()) return std::vector<std::int64_t>{int_of(j, path)};
         return int_list_of(j, path);
-      case ArgType::ScalarArg:
-        if (j.is_boolean()) return Scalar(j.get<bool>());
-        if (j.is_number_integer()) return Scalar(int_of(j, path));
-        return Scalar(float_of(j, path));
+      case ArgType::ScalarArg: return scalar_of(j, path);
       case ArgType::DTypeArg: {
         const std::string name = string_of(j, path);
         const std::optional<DType> dtype = parse_dtype(name);
@@ -755,127 +722,6 @@ class CaseReader {
   mutable Device device_ = Device::Cpu;  // of the case being read: meta cases carry no values
 };
 
-// --- writing ---
-
-Json data_to_json(const TensorData& data) {
-  Json values = Json::array();
-  for (std::int64_t i = 0; i < data.numel(); ++i) {
-    switch (data.dtype) {
-      case DType::Bool: values.push_back(data.bytes[static_cast<std::size_t>(i)] != 0); break;
-      case DType::Int64: values.push_back(data.element_as_int(i)); break;
-      case DType::Float32: values.push_back(float32_to_json(static_cast<float>(data.element_as_double(i)))); break;
-      case DType::Float64: values.push_back(float_to_json(data.element_as_double(i))); break;
-      case DType::Oracle: throw CaseError("", "", "the oracle dtype cannot appear in a case");
-    }
-  }
-  return values;
-}
-
-Json attr_to_json(const AttrValue& value) {
-  struct Writer {
-    Json operator()(std::monostate) const { return nullptr; }
-    Json operator()(bool v) const { return v; }
-    Json operator()(std::int64_t v) const { return v; }
-    Json operator()(double v) const { return float_to_json(v); }
-    Json operator()(const std::string& v) const { return v; }
-    Json operator()(const std::vector<std::int64_t>& v) const { return v; }
-    Json operator()(DType v) const { return std::string(dtype_name(v)); }
-    Json operator()(const Scalar& v) const {
-      if (v.is_bool()) return v.to<bool>();
-      if (v.is_integral()) return v.to<std::int64_t>();
-      return float_to_json(v.to<double>());
-    }
-  };
-  return std::visit(Writer{}, value);
-}
-
-Json dims_to_json(const DimSpec& dims) {
-  auto one = [](const std::optional<std::int64_t>& d) -> Json { return d ? Json(*d) : Json(nullptr); };
-  switch (dims.form) {
-    case DimSpec::Form::All: return one(dims.all);
-    case DimSpec::Form::ByPosition: {
-      Json out = Json::array();
-      for (const auto& d : dims.by_position) out.push_back(one(d));
-      return out;
-    }
-    case DimSpec::Form::ByName: {
-      Json out = Json::object();
-      for (const auto& [name, d] : dims.by_name) out[name] = one(d);
-      return out;
-    }
-  }
-  return nullptr;
-}
-
-Json argnums_to_json(const ArgNums& argnums) {
-  auto one = [](const std::variant<std::int64_t, std::string>& s) -> Json {
-    return std::visit([](const auto& v) { return Json(v); }, s);
-  };
-  if (!argnums.written_as_list && argnums.selectors.size() == 1) return one(argnums.selectors[0]);
-  Json out = Json::array();
-  for (const auto& s : argnums.selectors) out.push_back(one(s));
-  return out;
-}
-
-Json named_tensors_to_json(const std::vector<NamedTensor>& tensors) {
-  Json out = Json::object();
-  for (const NamedTensor& t : tensors) out[t.name] = tensor_to_json(t.tensor);
-  return out;
-}
-
-Json optional_int_to_json(const std::optional<std::int64_t>& v) { return v ? Json(*v) : Json(nullptr); }
-
-Json transform_to_json(const Transform& transform) {
-  Json out = Json::object();
-  out["transform"] = std::string(transform_name(transform));
-  struct Writer {
-    Json& out;
-    void operator()(const VmapTransform& t) const {
-      out["in_dims"] = dims_to_json(t.in_dims);
-      out["out_dims"] = dims_to_json(t.out_dims);
-      out["randomness"] = std::string(randomness_name(t.randomness));
-      out["chunk_size"] = optional_int_to_json(t.chunk_size);
-    }
-    void operator()(const GradTransform& t) const {
-      out["argnums"] = argnums_to_json(t.argnums);
-      out["has_aux"] = t.has_aux;
-    }
-    void operator()(const VjpTransform& t) const {
-      out["cotangents"] = named_tensors_to_json(t.cotangents);
-      out["has_aux"] = t.has_aux;
-    }
-    void operator()(const JvpTransform& t) const {
-      out["tangents"] = named_tensors_to_json(t.tangents);
-      if (!t.linearize) out["has_aux"] = t.has_aux;
-    }
-    void operator()(const JacobianTransform& t) const {
-      out["argnums"] = argnums_to_json(t.argnums);
-      out["has_aux"] = t.has_aux;
-      if (t.forward) {
-        out["randomness"] = std::string(randomness_name(t.randomness));
-      } else {
-        out["chunk_size"] = optional_int_to_json(t.chunk_size);
-      }
-    }
-    void operator()(const HessianTransform& t) const { out["argnums"] = argnums_to_json(t.argnums); }
-    void operator()(const FunctionalizeTransform& t) const { out["remove"] = t.remove; }
-    void operator()(const FunctionalCallTransform& t) const {
-      out["parameters"] = t.parameters;
-      out["buffers"] = t.buffers;
-      out["strict"] = t.strict;
-      out["tie_weights"] = t.tie_weights;
-    }
-  };
-  std::visit(Writer{out}, transform);
-  return out;
-}
-
-Json tolerance_to_json(const Tolerance& t) { return Json{{"atol", t.atol}, {"rtol", t.rtol}, {"ulps", t.ulps}}; }
-
-void collect_npy(const TensorSpec& spec, std::vector<const TensorSpec*>& out) {
-  if (!spec.npy_file.empty()) out.push_back(&spec);
-}
-
 }  // namespace
 
 TensorSpec parse_tensor(const Json& json, const std::string& json_path, const std::string& file,
@@ -883,40 +729,6 @@ TensorSpec parse_tensor(const Json& json, const std::string& json_path, const st
   return CaseReader(file, base_dir)
       .tensor_of(json, json_path, true, false,
                  allow_omitted_values ? CaseReader::Values::Optional : CaseReader::Values::Required);
-}
-
-Json tensor_to_json(const TensorSpec& tensor) {
-  Json out = Json::object();
-  if (tensor.values_omitted) {
-    out["dtype"] = std::string(dtype_name(tensor.data.dtype));
-    out["shape"] = tensor.data.shape;
-  } else if (!tensor.npy_file.empty()) {
-    // dtype and shape are redundant beside the file (the reader checks that they agree), but let a
-    // person read the case without opening its .npy files.
-    out["dtype"] = std::string(dtype_name(tensor.data.dtype));
-    out["shape"] = tensor.data.shape;
-    out["npy"] = tensor.npy_file;
-  } else {
-    out["dtype"] = std::string(dtype_name(tensor.data.dtype));
-    out["shape"] = tensor.data.shape;
-    if (tensor.base64) {
-      out["base64"] = base64_encode(tensor.data.bytes);
-    } else {
-      out["data"] = data_to_json(tensor.data);
-    }
-  }
-  if (!tensor.layout.is_contiguous()) {
-    Json layout = Json::object();
-    if (!tensor.layout.permute.empty()) layout["permute"] = tensor.layout.permute;
-    if (!tensor.layout.slice_start.empty())
-      layout["slice"] = Json{{"start", tensor.layout.slice_start}, {"step", tensor.layout.slice_step}};
-    if (tensor.layout.strides) {
-      layout["strides"] = *tensor.layout.strides;
-      layout["offset"] = tensor.layout.offset;
-    }
-    out["layout"] = layout;
-  }
-  return out;
 }
 
 Case parse_case(const Json& json, const std::string& file, const std::filesystem::path& base_dir) {
@@ -939,82 +751,6 @@ Case read_case_file(const std::filesystem::path& path) {
   std::stringstream text;
   text << in.rdbuf();
   return parse_case_text(text.str(), path.string(), path.parent_path());
-}
-
-Json case_to_json(const Case& c) {
-  Json out = Json::object();
-  out["format"] = std::string(kCaseFormat);
-  out["id"] = c.id;
-  out["clauses"] = c.clauses;
-  out["description"] = c.description;
-  out["seed"] = c.seed;
-  out["tier"] = std::string(tier_name(c.tier));
-  out["device"] = std::string(device_name(c.device));
-  Json inputs = Json::object();
-  for (const CaseInput& in : c.inputs) {
-    if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) {
-      inputs[in.name] = Json{{"literal", attr_to_json(literal->value)}};
-    } else {
-      inputs[in.name] = tensor_to_json(std::get<TensorSpec>(in.value));
-    }
-  }
-  out["inputs"] = inputs;
-  Json program = Json::array();
-  for (const OpCall& call : c.program) {
-    Json step = Json::object();
-    step["out"] = call.outs;
-    step["op"] = call.op;
-    Json args = Json::array();
-    for (const auto& a : call.args) args.push_back(a ? Json(*a) : Json(nullptr));
-    step["args"] = args;
-    Json attrs = Json::object();
-    for (const auto& [name, value] : call.attrs.values()) attrs[name] = attr_to_json(value);
-    step["attrs"] = attrs;
-    if (call.no_grad) step["no_grad"] = true;
-    program.push_back(step);
-  }
-  out["program"] = program;
-  out["outputs"] = c.outputs;
-  Json transforms = Json::array();
-  for (const Transform& t : c.transforms) transforms.push_back(transform_to_json(t));
-  out["transforms"] = transforms;
-  Json expect = Json::object();
-  if (c.expect.error) {
-    expect["error"] = std::string(error_kind_name(*c.expect.error));
-  } else {
-    Json values = Json::object();
-    for (const ExpectedValue& v : c.expect.values) {
-      Json tensor = tensor_to_json(v.tensor);
-      if (v.tolerance) tensor["tolerance"] = tolerance_to_json(*v.tolerance);
-      values[v.name] = tensor;
-    }
-    expect["values"] = values;
-    expect["tolerance"] = tolerance_to_json(c.expect.tolerance);
-  }
-  out["expect"] = expect;
-  return out;
-}
-
-std::string write_case_text(const Case& c) { return case_to_json(c).dump(2) + "\n"; }
-
-void write_case_file(const Case& c, const std::filesystem::path& path) {
-  std::vector<const TensorSpec*> npy_tensors;
-  for (const CaseInput& in : c.inputs) {
-    if (const auto* spec = std::get_if<TensorSpec>(&in.value)) collect_npy(*spec, npy_tensors);
-  }
-  for (const Transform& t : c.transforms) {
-    if (const auto* vjp = std::get_if<VjpTransform>(&t)) {
-      for (const NamedTensor& n : vjp->cotangents) collect_npy(n.tensor, npy_tensors);
-    }
-    if (const auto* jvp = std::get_if<JvpTransform>(&t)) {
-      for (const NamedTensor& n : jvp->tangents) collect_npy(n.tensor, npy_tensors);
-    }
-  }
-  for (const ExpectedValue& v : c.expect.values) collect_npy(v.tensor, npy_tensors);
-  for (const TensorSpec* spec : npy_tensors) write_npy(path.parent_path() / spec->npy_file, spec->data);
-  std::ofstream out(path);
-  out << write_case_text(c);
-  if (!out) throw CaseError(path.string(), "", "cannot write the case file");
 }
 
 }  // namespace funcspec::conformance
