@@ -131,7 +131,10 @@ Comparison compare(const std::string& name, const TensorData& actual, const Tens
     out.max_abs = std::max(out.max_abs, error.abs);
     out.max_ulps = std::max(out.max_ulps, error.ulps);
     const double bound = tolerance.atol + tolerance.rtol * std::abs(expected.element_as_double(i));
-    const bool ok = error.abs <= bound || error.ulps <= static_cast<double>(tolerance.ulps);
+    // An infinite error is a NaN or an infinity where the other side has something else: no
+    // tolerance covers it, not even the infinite bound rtol gives an infinite expected value.
+    const bool ok =
+        std::isfinite(error.abs) && (error.abs <= bound || error.ulps <= static_cast<double>(tolerance.ulps));
     if (!ok && failures++ == 0) {
       first_failure = i;
       first_error = error;

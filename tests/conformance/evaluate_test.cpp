@@ -94,6 +94,21 @@ TEST(Evaluate, InfinitiesOfOppositeSignDiffer) {
   EXPECT_EQ(evaluate_json(j).verdict, Verdict::Fail);
 }
 
+// A relative tolerance scales with the expected value, so an infinite expected value would bound
+// every error: a finite result, or the opposite infinity, must fail all the same.
+TEST(Evaluate, AnInfinityIsMetOnlyByItselfWhateverTheTolerance) {
+  for (const Json& got : {Json(1e300), Json("inf"), Json("nan")}) {
+    Json j = unary_case("neg", f64({2}, {1, got}), f64({2}, {-1, "inf"}));
+    j["expect"]["tolerance"] = Json{{"atol", 1e-6}, {"rtol", 1e-3}, {"ulps", 4}};
+    const Evaluation ev = evaluate_json(j);
+    EXPECT_EQ(ev.verdict, Verdict::Fail) << "neg(" << got.dump() << ") against inf: " << ev.reason;
+    EXPECT_TRUE(std::isinf(ev.max_abs_error));
+  }
+  Json j = unary_case("neg", f64({1}, {"-inf"}), f64({1}, {"inf"}));
+  j["expect"]["tolerance"] = Json{{"rtol", 1e-3}};
+  EXPECT_EQ(evaluate_json(j).verdict, Verdict::Pass);
+}
+
 TEST(Evaluate, NegativeZeroEqualsZero) {
   const Json j = unary_case("neg", f64({1}, {0.0}), f64({1}, {0.0}));
   EXPECT_EQ(evaluate_json(j).verdict, Verdict::Pass);
