@@ -1,7 +1,7 @@
 // Composite compliance (NOTE: [composite compliance]) as a property: a composite drawn from the
 // catalogue, called on generated inputs (fresh values, and strided layouts the samples do not have:
 // transposed, sliced with a step, expanded), checked forward, under vjp and under jvp with every
-// checked/plain combination of its tensors. The catalogue test (tests/reference/transforms/
+// checked/plain combination of its tensors. The catalogue test (tests/testing/
 // composite_compliance_test.cpp) runs every composite on its fixed samples; this one varies what the
 // samples hold still.
 #include <fmt/format.h>
@@ -10,7 +10,7 @@
 #include "property_tests/program_generator.h"
 #include "property_tests/property.h"
 #include "reference/ops/registry.h"
-#include "reference/transforms/composite_compliance.h"
+#include "testing/composite_compliance.h"
 
 namespace funcspec::properties {
 

@@ -5,9 +5,7 @@
 #include "reference/core/error.h"
 #include "reference/ops/registry.h"
 #include "reference/random/generator.h"
-#include "reference/transforms/composite_compliance.h"
 #include "reference/transforms/interpreter.h"
-#include "reference/transforms/vmap_interpreter.h"
 
 namespace funcspec {
 namespace {
@@ -147,10 +145,7 @@ TensorList call(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
   if (transforms::Interpreter* interpreter = transforms::visible_interpreter()) {
     const bool decomposes =
         op.kind == OpKind::Composite || op.kind == OpKind::OutVariant || (op.kind == OpKind::InPlace && op.decompose);
-    if (op.kind == OpKind::OutVariant) {
-      transforms::check_out_variant_allowed(op, bound_inputs);
-      transforms::check_out_variant_compliant(op, bound_inputs);
-    }
+    if (op.kind == OpKind::OutVariant) transforms::check_out_variant(op, bound_inputs);
     if (!decomposes) {
       // A custom function takes its inputs as they are, like its forward (NOTE: [custom functions]).
       const bool has_op_layer = op.kind != OpKind::View && op.kind != OpKind::Custom;

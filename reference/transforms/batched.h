@@ -9,6 +9,7 @@
 //   logical x: [3]      value: [B, 3], bdim 0      or      value: [3, B], bdim 1
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "reference/core/tensor.h"
@@ -21,6 +22,8 @@ class BatchedPayload final : public TransformPayload {
       : TransformPayload(level), value_(std::move(value)), bdim_(bdim) {}
   const Tensor& value() const { return value_; }
   std::int64_t bdim() const { return bdim_; }
+  const Tensor* wrapped_values() const override { return &value_; }
+  std::string_view description() const override { return "a tensor batched by vmap"; }
 
  private:
   Tensor value_;

@@ -11,6 +11,7 @@
 // write that changes a tangent while another member of the group is alive is refused
 // (ad_inplace_aliased) rather than leaving that member with a stale derivative.
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "reference/core/tensor.h"
@@ -31,6 +32,9 @@ class DualPayload final : public TransformPayload {
   const Tensor& primal() const { return primal_; }
   const Tensor& tangent() const { return tangent_; }
   const std::shared_ptr<AliasGroup>& aliases() const { return aliases_; }  // null: no views
+  const Tensor* wrapped_values() const override { return &primal_; }
+  std::vector<const Tensor*> also_wrapped() const override { return {&tangent_}; }
+  std::string_view description() const override { return "a tensor of a jvp level"; }
 
  private:
   Tensor primal_;

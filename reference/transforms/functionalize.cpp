@@ -8,11 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "reference/core/wrapper_walk.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
-#include "reference/transforms/batched.h"
-#include "reference/transforms/composite_compliance.h"
-#include "reference/transforms/dual.h"
 #include "reference/transforms/interpreter.h"
 
 namespace funcspec::transforms {
@@ -87,6 +85,11 @@ class FunctionalPayload final : public TransformPayload {
   const std::vector<FunctionalViewStep>& chain() const { return chain_; }
   bool current() const { return version_ == storage_->version; }
   const Tensor& value() const { return value_; }
+  // The values as last computed: value_of() brings them up to date after a write to the group.
+  const Tensor* wrapped_values() const override { return &value_; }
+  // What f sees as one storage.
+  const void* own_memory() const override { return storage_.get(); }
+  std::string_view description() const override { return "a tensor of a functionalize level"; }
   // The value is a cache of the chain replayed on the base, renewed after a write to the group.
   void renew(Tensor value) const {
     value_ = std::move(value);
@@ -129,27 +132,6 @@ bool elements_share_memory(const Tensor& mirror) {
     throw;
   }
   return false;
-}
-
-// The memory a tensor's values live in, looking through every transform's wrappers: two arguments
-// with the same identity may alias.
-const void* memory_identity(const Tensor& t) {
-  Tensor current = t;
-  while (current.defined()) {
-    if (current.has_storage()) return current.storage().get();
-    const TransformPayload* payload = current.payload();
-    if (const auto* functional = dynamic_cast<const FunctionalPayload*>(payload)) return functional->storage().get();
-    if (const auto* batched = dynamic_cast<const BatchedPayload*>(payload)) {
-      current = batched->value();
-    } else if (const auto* dual = dynamic_cast<const DualPayload*>(payload)) {
-      current = dual->primal();
-    } else if (const auto* checked = dynamic_cast<const CheckedPayload*>(payload)) {
-      current = checked->value();
-    } else {
-      return nullptr;  // a linear variable, or a meta tensor: no memory another argument could share
-    }
-  }
-  return nullptr;
 }
 
 class FunctionalizeInterpreter final : public Interpreter {
@@ -431,6 +413,7 @@ PyFunction functionalize(PyFunction f, FunctionalizeRemove remove) {
       InterpreterGuard guard(interpreter);
       TensorList wrappers;
       for (std::size_t k = 0; k < distinct.size(); ++k) {
+        // Arguments with one memory may alias (NOTE: [wrapper walk]).
         std::vector<std::string> aliased;
         const void* memory = memory_identity(distinct[k]);
         for (std::size_t j = 0; j < distinct.size() && memory != nullptr; ++j) {

@@ -69,6 +69,13 @@ Interpreter* active_interpreter(int level) {
   return nullptr;
 }
 
+void check_out_variant(const OpDef& op, const TensorList& inputs) {
+  // Hidden levels are asked too: an input may carry a tensor of any level on the stack. Innermost
+  // first, the order in which the call would reach them, so a refusal names the level nearest the caller.
+  const std::vector<std::shared_ptr<Interpreter>>& interpreters = stack().interpreters;
+  for (auto it = interpreters.rbegin(); it != interpreters.rend(); ++it) (*it)->check_out_variant(op, inputs);
+}
+
 std::vector<std::size_t> written_inputs(const OpDef& op) {
   std::vector<std::size_t> positions;
   const std::vector<const ArgSpec*> args = op.schema.tensor_args();
@@ -76,6 +83,15 @@ std::vector<std::size_t> written_inputs(const OpDef& op) {
     if (args[i]->mutated) positions.push_back(i);
   }
   return positions;
+}
+
+std::optional<std::size_t> returned_written_input(const OpDef& op, std::size_t k, std::size_t input_count) {
+  if (k >= op.schema.returns.size() || op.schema.returns[k].alias.empty()) return std::nullopt;
+  const std::vector<const ArgSpec*> args = op.schema.tensor_args();
+  for (std::size_t i = 0; i < args.size() && i < input_count; ++i) {
+    if (args[i]->mutated && args[i]->alias == op.schema.returns[k].alias) return i;
+  }
+  return std::nullopt;
 }
 
 void check_not_escaped(std::string_view op, const TensorList& inputs) {

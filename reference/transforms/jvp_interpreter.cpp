@@ -60,15 +60,12 @@ TensorList JvpInterpreter::process(const OpDef& op, const TensorList& inputs, co
                                          dtype_name(outputs[k].dtype()), shape_to_string(outputs[k].shape())));
   }
 
-  // An in-place op hands back the very tensor it wrote into, with the written value's tangent.
-  const std::vector<std::size_t> written = written_inputs(op);
-  std::vector<bool> returned_as_written(outputs.size(), false);
-  for (std::size_t k = 0; k < written.size() && k < outputs.size(); ++k) {
-    const std::size_t position = written[k];
-    if (position >= inputs.size() || op.schema.returns.at(k).alias.empty()) continue;
-    const Tensor& target = inputs[position];
-    returned_as_written[k] = true;
-    outputs[k] = target;
+  // An in-place op hands back the very tensor it wrote into (NOTE: [written inputs]), which takes the
+  // written value's tangent.
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    const std::optional<std::size_t> position = returned_written_input(op, k, inputs.size());
+    if (!position) continue;
+    const Tensor& target = inputs[*position];
     if (dual_payload(target, level()) == nullptr) {
       FUNCSPEC_CHECK(!out_tangents[k].defined(), ErrorKind::AdInplaceCaptured,
                      "[{}] writes a value that carries a derivative into a tensor created outside the transformed "
@@ -94,11 +91,9 @@ TensorList JvpInterpreter::process(const OpDef& op, const TensorList& inputs, co
     if (dual_payload(inputs[0], level()) == nullptr) return outputs;
     aliases = alias_group(inputs[0], level());
   }
-  for (std::size_t k = 0; k < outputs.size(); ++k) {
-    if (returned_as_written[k] || !outputs[k].defined()) continue;
-    outputs[k] = make_dual(outputs[k], out_tangents[k], level(), op.kind == OpKind::View ? aliases : nullptr);
-  }
-  return outputs;
+  return results_returning_written_inputs(op, inputs, outputs.size(), [&](std::size_t k) {
+    return outputs[k].defined() ? make_dual(outputs[k], out_tangents[k], level(), aliases) : outputs[k];
+  });
 }
 
 }  // namespace funcspec::transforms

@@ -4,10 +4,8 @@
 
 #include "reference/api/ops.h"
 #include "reference/core/error.h"
+#include "reference/core/wrapper_walk.h"
 #include "reference/ops/dispatch.h"
-#include "reference/transforms/batched.h"
-#include "reference/transforms/dual.h"
-#include "reference/transforms/functionalize.h"
 #include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
@@ -30,31 +28,13 @@ Tensor meta_placeholder(const Tensor& t) {
   return placeholder;
 }
 
-// The memory a tensor's values live in, looking through the wrappers of every transform: a storage,
-// or the alias group that stands for one under functionalize (NOTE: [functionalization]).
-const void* underlying_memory(const Tensor& t) {
-  Tensor current = t;
-  while (current.defined()) {
-    if (current.has_storage()) return current.storage().get();
-    if (const void* group = functional_alias_group(current)) return group;
-    if (const auto* batched = dynamic_cast<const BatchedPayload*>(current.payload())) {
-      current = batched->value();
-    } else if (const auto* dual = dynamic_cast<const DualPayload*>(current.payload())) {
-      current = dual->primal();
-    } else {
-      return nullptr;
-    }
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 void LinearTape::snapshot_constants_sharing(const void* memory, const std::function<Tensor(const Tensor&)>& copy) {
   if (memory == nullptr) return;
   for (LinearNode& node : nodes_) {
     for (Tensor& constant : node.constants) {
-      if (constant.defined() && underlying_memory(constant) == memory) constant = copy(constant);
+      if (constant.defined() && memory_identity(constant) == memory) constant = copy(constant);
     }
   }
 }
@@ -162,7 +142,7 @@ TensorList LinearInterpreter::process(const OpDef& op, const TensorList& inputs,
     // are copied first, as they are now (PyTorch instead refuses, through version counters).
     for (std::size_t position : written_inputs(op)) {
       if (position >= inputs.size()) continue;
-      tape_->snapshot_constants_sharing(underlying_memory(inputs[position]),
+      tape_->snapshot_constants_sharing(memory_identity(inputs[position]),
                                         [](const Tensor& t) { return ops::clone(t); });
     }
     return call(op, inputs, attrs);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "reference/ops/op_def.h"
@@ -42,8 +43,8 @@ class LinearTape {
   Device device(std::int64_t id) const { return devices_.at(static_cast<std::size_t>(id)); }
   std::size_t variable_count() const { return metas_.size(); }
   void record(LinearNode node) { nodes_.push_back(std::move(node)); }
-  // Replaces every saved constant whose values live in `memory` (a storage, or a functionalize alias
-  // group) by `copy` of it (before an in-place write into that memory).
+  // Replaces every saved constant whose values live in `memory` (memory_identity, NOTE: [wrapper walk])
+  // by `copy` of it (before an in-place write into that memory).
   void snapshot_constants_sharing(const void* memory, const std::function<Tensor(const Tensor&)>& copy);
   const std::vector<LinearNode>& nodes() const { return nodes_; }
 
@@ -65,6 +66,8 @@ class LinearPayload final : public TransformPayload {
  public:
   LinearPayload(int level, std::int64_t id) : TransformPayload(level), id_(id) {}
   std::int64_t id() const { return id_; }
+  const Tensor* wrapped_values() const override { return nullptr; }  // a variable of the tape, no values
+  std::string_view description() const override { return "a linear variable of a vjp trace"; }
 
  private:
   std::int64_t id_;

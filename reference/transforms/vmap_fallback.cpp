@@ -28,21 +28,11 @@ Tensor meta_example(const BatchedValue& input) {
   return Tensor(std::move(impl));
 }
 
-bool is_written(const OpDef& op, std::size_t position) {
-  const std::vector<const ArgSpec*> args = op.schema.tensor_args();
-  return position < args.size() && args[position]->mutated;
-}
-
 }  // namespace
 
 BatchedValues vmap_fallback(const OpDef& op, const BatchedValues& inputs, const Attrs& attrs,
                             const BatchContext& context) {
   note_vmap_fallback(op.name());
-  // The written-into inputs are results too: their examples were written through views.
-  std::vector<std::size_t> written;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    if (is_written(op, i)) written.push_back(i);
-  }
   BatchedValues results;
   if (context.batch_size == 0) {
     TensorList meta_inputs;
@@ -69,8 +59,8 @@ BatchedValues vmap_fallback(const OpDef& op, const BatchedValues& inputs, const 
     }
     for (TensorList& slices : per_output) results.push_back({call_one("stack", slices, {{"dim", 0}}), 0});
   }
-  for (std::size_t k = 0; k < written.size() && k < results.size(); ++k) results[k] = inputs[written[k]];
-  return results;
+  // The written-into inputs are results too: their examples were written through views.
+  return results_returning_written_inputs(op, inputs, results.size(), [&](std::size_t k) { return results[k]; });
 }
 
 }  // namespace funcspec::transforms

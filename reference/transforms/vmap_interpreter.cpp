@@ -8,9 +8,12 @@
 #include "reference/transforms/op_rules.h"
 
 namespace funcspec::transforms {
-void check_out_variant_allowed(const OpDef& op, const TensorList& inputs) {
+
+void VmapInterpreter::check_out_variant(const OpDef& op, const TensorList& inputs) const {
   for (const Tensor& t : inputs) {
-    if (!t.defined() || dynamic_cast<const BatchedPayload*>(t.payload()) == nullptr) continue;
+    // The tensor itself, not what it wraps: under vmap(jvp(f)), say, the jvp level unwraps it first
+    // and the copy_ of its primals is an ordinary batched write.
+    if (batched_payload(t, level()) == nullptr) continue;
     fail(ErrorKind::VmapOutVariant,
          "[{}] out= variants are not supported on tensors batched under vmap; call the functional op and return "
          "its result",
@@ -63,16 +66,10 @@ TensorList VmapInterpreter::process(const OpDef& op, const TensorList& inputs, c
     const BatchRule* rule = batch_rule(op);
     results = rule != nullptr ? (*rule)(values, attrs, context_) : vmap_fallback(op, values, attrs, context_);
   }
-  // An op that returns the input it wrote into hands back that very tensor.
-  const std::vector<std::size_t> written = written_inputs(op);
-  TensorList outputs;
-  for (std::size_t k = 0; k < results.size(); ++k) {
-    const bool returns_written_input = k < op.schema.returns.size() && !op.schema.returns[k].alias.empty() &&
-                                       k < written.size() && written[k] < inputs.size();
-    outputs.push_back(returns_written_input ? inputs[written[k]]
-                                            : make_batched(results[k].value, results[k].bdim, level()));
-  }
-  return outputs;
+  // In-place ops hand back the very tensor they wrote into (NOTE: [written inputs]).
+  return results_returning_written_inputs(op, inputs, results.size(), [&](std::size_t k) {
+    return make_batched(results[k].value, results[k].bdim, level());
+  });
 }
 
 }  // namespace funcspec::transforms

@@ -14,15 +14,13 @@ class VmapInterpreter final : public Interpreter {
   explicit VmapInterpreter(BatchContext context) : Interpreter(TransformKind::Vmap), context_(context) {}
   const BatchContext& context() const { return context_; }
   TensorList process(const OpDef& op, const TensorList& inputs, const Attrs& attrs) override;
+  // The copy_ an out= variant decomposes into would raise an in-place error that hides the real
+  // limitation: raises vmap_out_variant when an input is batched at this level.
+  void check_out_variant(const OpDef& op, const TensorList& inputs) const override;
 
  private:
   BatchContext context_;
 };
-
-// out= variants decompose into their functional op and a copy_ into `out`, which under vmap would
-// raise an in-place error that hides the real limitation: raise vmap_out_variant first when any
-// input is batched.
-void check_out_variant_allowed(const OpDef& op, const TensorList& inputs);
 
 // The for-loop fallback: the op once per example, results stacked along dim 0 (written-into
 // inputs keep their own bdim). Correct for every op; used when there is no rule, and counted.

@@ -18,6 +18,11 @@
 // under jvp and vjp (whose rules then meet checked primals, tangents and cotangents), and reports
 // each rule broken, besides inputs written into and results that differ from the plain run's.
 // docs/composite-compliance.md says why each rule exists and what PyTorch does.
+//
+// A test harness, not part of the engine: it lives in the testing library (funcspec_testing) that the
+// tests and the property laws link. The engine only offers what any checking mode needs: payloads
+// that say what they wrap (NOTE: [wrapper walk]), the out= hook of interpreters and the direct-access
+// observer (NOTE: [direct access]).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -60,6 +65,8 @@ class CheckedPayload final : public TransformPayload {
  public:
   CheckedPayload(int level, Tensor value) : TransformPayload(level), value_(std::move(value)) {}
   const Tensor& value() const { return value_; }
+  const Tensor* wrapped_values() const override { return &value_; }
+  std::string_view description() const override { return "a checked tensor"; }
 
  private:
   Tensor value_;
@@ -72,6 +79,9 @@ class ComplianceInterpreter final : public Interpreter {
       : Interpreter(TransformKind::Compliance), composite_(std::move(composite)) {}
   const std::string& composite() const { return composite_; }
   TensorList process(const OpDef& op, const TensorList& inputs, const Attrs& attrs) override;
+  // Raises the out= rule when an input carries a checked tensor of this level, looking through the
+  // wrappers of the transforms above it (vjp and jvp checks put theirs there).
+  void check_out_variant(const OpDef& op, const TensorList& inputs) const override;
 
  private:
   std::string composite_;
@@ -82,8 +92,6 @@ class ComplianceInterpreter final : public Interpreter {
 Tensor make_checked(const Tensor& value, int level);
 // The payload of `tensor` when it is a checked tensor of `level`, else nullptr.
 const CheckedPayload* checked_payload(const Tensor& tensor, int level);
-// Whether `tensor` is a checked tensor of any level, or wraps one (looking through vmap and jvp).
-bool carries_checked(const Tensor& tensor);
 
 // While alive: a ComplianceInterpreter on the stack and data access of wrappers refused.
 class ComplianceScope {
@@ -101,10 +109,6 @@ class ComplianceScope {
   std::unique_ptr<DirectAccessScope> access_scope_;
   std::unique_ptr<InterpreterGuard> guard_;
 };
-
-// The dispatcher calls this before an out= variant decomposes: raises the out= rule when an input
-// carries a checked tensor.
-void check_out_variant_compliant(const OpDef& op, const TensorList& inputs);
 
 enum class ComplianceMode { Forward, Vjp, Jvp };
 std::string_view compliance_mode_name(ComplianceMode mode);

@@ -1,4 +1,4 @@
-#include "reference/transforms/composite_compliance.h"
+#include "testing/composite_compliance.h"
 
 #include <fmt/format.h>
 
@@ -7,12 +7,10 @@
 #include <optional>
 #include <set>
 
+#include "reference/core/wrapper_walk.h"
 #include "reference/ops/dispatch.h"
 #include "reference/random/generator.h"
 #include "reference/transforms/autodiff.h"
-#include "reference/transforms/batched.h"
-#include "reference/transforms/dual.h"
-#include "reference/transforms/linear_trace.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -22,34 +20,6 @@ namespace rule = compliance_rule;
 template <typename... Args>
 [[noreturn]] void refuse(std::string_view broken, fmt::format_string<Args...> format, Args&&... args) {
   throw ComplianceError(broken, fmt::format(format, std::forward<Args>(args)...));
-}
-
-std::string composite_at(int level) {
-  const auto* interpreter = dynamic_cast<const ComplianceInterpreter*>(active_interpreter(level));
-  return interpreter != nullptr ? interpreter->composite() : std::string("?");
-}
-
-// The checked tensor `tensor` is or wraps, looking through the transforms that may sit above the
-// checking level (vjp and jvp checks put theirs there).
-const CheckedPayload* find_checked(const Tensor& tensor) {
-  if (!tensor.defined() || tensor.payload() == nullptr) return nullptr;
-  const TransformPayload* payload = tensor.payload();
-  if (const auto* checked = dynamic_cast<const CheckedPayload*>(payload)) return checked;
-  if (const auto* batched = dynamic_cast<const BatchedPayload*>(payload)) return find_checked(batched->value());
-  if (const auto* dual = dynamic_cast<const DualPayload*>(payload)) {
-    const CheckedPayload* primal = find_checked(dual->primal());
-    return primal != nullptr ? primal : find_checked(dual->tangent());
-  }
-  return nullptr;
-}
-
-std::string describe_wrapper(const Tensor& tensor) {
-  const TransformPayload* payload = tensor.payload();
-  if (dynamic_cast<const CheckedPayload*>(payload) != nullptr) return "a checked tensor";
-  if (dynamic_cast<const DualPayload*>(payload) != nullptr) return "a tensor of a jvp level";
-  if (dynamic_cast<const BatchedPayload*>(payload) != nullptr) return "a tensor batched by vmap";
-  if (dynamic_cast<const LinearPayload*>(payload) != nullptr) return "a linear variable of a vjp trace";
-  return "a transform's tensor";
 }
 
 // The name of tensor input `position` of `op`, for messages.
@@ -104,7 +74,7 @@ class AccessRefuser final : public DirectAccessObserver {
     refuse(rule::kDataAccess,
            "[{}] is not composite-compliant (data access): {} of {}; a transform's tensors have no elements of "
            "their own, so a composite must compute with ops only",
-           composite_, what, describe_wrapper(tensor));
+           composite_, what, tensor.payload()->description());
   }
 
  private:
@@ -125,8 +95,6 @@ const CheckedPayload* checked_payload(const Tensor& tensor, int level) {
   if (!tensor.defined() || tensor.payload() == nullptr || tensor.payload()->level() != level) return nullptr;
   return dynamic_cast<const CheckedPayload*>(tensor.payload());
 }
-
-bool carries_checked(const Tensor& tensor) { return find_checked(tensor) != nullptr; }
 
 TensorList ComplianceInterpreter::process(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
   TensorList values;
@@ -151,8 +119,7 @@ TensorList ComplianceInterpreter::process(const OpDef& op, const TensorList& inp
            "values in tensors and choose with ops (where) rather than branch on them",
            composite_, op.name());
   }
-  const std::vector<std::size_t> written = written_inputs(op);
-  for (std::size_t position : written) {
+  for (std::size_t position : written_inputs(op)) {
     if (!any_checked || position >= inputs.size() || !inputs[position].defined() || checked[position]) continue;
     refuse(rule::kInplaceIntoUnchecked,
            "[{}] is not composite-compliant (in-place into unchecked): {} writes a value computed from a checked "
@@ -169,16 +136,9 @@ TensorList ComplianceInterpreter::process(const OpDef& op, const TensorList& inp
   // As under vmap: what involves no checked tensor stays plain, so a plain tensor created inside
   // the composite is one that a checked value must not be written into.
   if (!any_checked || op.kind == OpKind::ScalarExtraction) return outputs;
-  for (std::size_t k = 0; k < outputs.size(); ++k) {
-    const bool returns_written_input = k < op.schema.returns.size() && !op.schema.returns[k].alias.empty() &&
-                                       k < written.size() && written[k] < inputs.size();
-    if (returns_written_input) {
-      outputs[k] = inputs[written[k]];
-    } else if (outputs[k].defined()) {
-      outputs[k] = make_checked(outputs[k], level());
-    }
-  }
-  return outputs;
+  return results_returning_written_inputs(op, inputs, outputs.size(), [&](std::size_t k) {
+    return outputs[k].defined() ? make_checked(outputs[k], level()) : outputs[k];
+  });
 }
 
 ComplianceScope::ComplianceScope(std::string composite)
@@ -189,15 +149,17 @@ ComplianceScope::ComplianceScope(std::string composite)
 
 ComplianceScope::~ComplianceScope() = default;
 
-void check_out_variant_compliant(const OpDef& op, const TensorList& inputs) {
+void ComplianceInterpreter::check_out_variant(const OpDef& op, const TensorList& inputs) const {
+  const auto checked_here = [this](const TransformPayload& payload) {
+    return payload.level() == level() && dynamic_cast<const CheckedPayload*>(&payload) != nullptr;
+  };
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const CheckedPayload* checked = find_checked(inputs[i]);
-    if (checked == nullptr) continue;
+    if (find_wrapper(inputs[i], checked_here) == nullptr) continue;
     refuse(rule::kOut,
            "[{}] is not composite-compliant (out=): it called {} with a checked tensor as '{}'; out= writes into a "
            "tensor the caller made, which cannot hold a transform's value (vmap's batch, jvp's tangent) and whose "
            "shape the op does not choose, so call the functional op and return its result",
-           composite_at(checked->level()), op.name(), tensor_arg_name(op, i));
+           composite_, op.name(), tensor_arg_name(op, i));
   }
 }
 

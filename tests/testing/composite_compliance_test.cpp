@@ -12,8 +12,11 @@
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
-#include "reference/transforms/composite_compliance.h"
+#include "reference/transforms/functionalize.h"
+#include "reference/transforms/vmap.h"
+#include "testing/composite_compliance.h"
 #include "tests/reference/test_support.h"
+#include "tests/reference/transforms/pyfunction_support.h"
 
 namespace funcspec::transforms {
 namespace {
@@ -83,11 +86,12 @@ TEST(CompositeComplianceCoverage, EveryCompositeHasSamples) {
 
 // Registered on first use, once per process: the catalogue is global, and other tests only require
 // of extra ops a parseable schema, a summary and a family.
-const OpDef& test_composite(const std::string& schema, DecomposeFn decompose) {
+const OpDef& test_composite(const std::string& schema, DecomposeFn decompose,
+                            const std::string& summary = "a deliberately non-compliant composite") {
   static std::map<std::string, const OpDef*> registered;
   auto it = registered.find(schema);
   if (it != registered.end()) return *it->second;
-  OpDef& op = OpRegistry::instance().add(schema, OpKind::Composite, "test", "a deliberately non-compliant composite");
+  OpDef& op = OpRegistry::instance().add(schema, OpKind::Composite, "test", summary);
   op.decompose = std::move(decompose);
   registered.emplace(schema, &op);
   return op;
@@ -401,6 +405,54 @@ TEST(CompositeComplianceMode, ASampleTheOpRejectsIsRejectedAlikeInEveryCombinati
         OpRegistry::instance().get("softmax"), {matrix()}, {{"dim", std::int64_t{5}}}, mode, kSeed);
     EXPECT_TRUE(violations.empty()) << describe(violations);
   }
+}
+
+// exp's jvp rule saves exp's result for the backward pass, and the composite then writes into it.
+const OpDef& writes_into_a_value_the_tape_saved() {
+  return test_composite(
+      "test_writes_into_saved(Tensor self) -> Tensor",
+      [](const TensorList& in, const Attrs&) {
+        const Tensor y = ops::exp(in[0]);
+        ops::add_(y, ops::lit(1.0));
+        return TensorList{y};
+      },
+      "a compliant composite that writes into an intermediate");
+}
+
+TEST(CompositeComplianceMode, AWriteIntoAValueTheVjpTapeSavedIsNoViolation) {
+  // The tape copies a saved value before a write into its memory (NOTE: [reverse mode]), which it
+  // finds through checked tensors as through any wrapper (NOTE: [wrapper walk]). A tape that stopped
+  // at them would pull the checked runs back through exp(x) + 1: result mismatches.
+  for (ComplianceMode mode : kModes) {
+    const std::vector<ComplianceViolation> violations =
+        check_composite_compliance(writes_into_a_value_the_tape_saved(), {matrix()}, {}, mode, kSeed);
+    EXPECT_TRUE(violations.empty()) << describe(violations);
+  }
+}
+
+Tensor add_into_zeros(const Tensor& x) {
+  const Tensor out = ops::zeros_like(x);
+  ops::add_out(x, x, out);
+  return out;
+}
+
+TEST(CompositeComplianceMode, OutVariantsAreCaughtThroughTheWrappersOfTransformsAboveTheCheck) {
+  ComplianceScope scope("test");
+  const Tensor checked = scope.check(matrix());
+  try {
+    testing_support::call1(functionalize(testing_support::lift(add_into_zeros)), checked);
+    ADD_FAILURE() << "nothing was raised";
+  } catch (const ComplianceError& e) {
+    EXPECT_EQ(e.rule(), compliance_rule::kOut);
+  }
+}
+
+TEST(CompositeComplianceMode, VmapAboveTheCheckRefusesOutVariantsFirst) {
+  // The innermost level that refuses out= names the cause: here vmap's, which sees the call first.
+  ComplianceScope scope("test");
+  const Tensor checked = scope.check(matrix());
+  testing_support::expect_error_kind(
+      ErrorKind::VmapOutVariant, [&] { testing_support::call1(vmap(testing_support::lift(add_into_zeros)), checked); });
 }
 
 TEST(CompositeComplianceMode, OpsWithoutFloatingInputsHaveNothingToCheckUnderAd) {
