@@ -13,14 +13,17 @@ namespace funcspec::cuda {
 // einsum (linalg_einsum.cu)
 
 // dst[i] = Out(src[i]) for every row-major position i of `geometry`, each through its own strides:
-// the gathers into the layouts cuBLAS reads (float32 widened to float64, exactly) and the float64
-// scatter out of the one it writes. In -> Out: float -> double and double -> double.
+// the gathers into the layouts cuBLAS reads (float32 widened to float64, exactly). In -> Out:
+// float -> double and double -> double.
 template <typename In, typename Out>
 void launch_einsum_copy(const Geometry& geometry, StridedView<const In> src, StridedView<Out> dst);
 
-// dst[i] = float(src[i] + 0.0), rounded to nearest even: the float32 scatter out of the float64
-// product, the cpu's single rounding of its float64 sum (which starts at +0, so a zero sum is +0).
-void launch_einsum_round(const Geometry& geometry, StridedView<const double> src, StridedView<float> dst);
+// dst[i] = Out(src[i] + 0.0) (float32: rounded to nearest even): cuBLAS's float64 sums stored as
+// the cpu's, whose sum starts at +0 (so a zero sum is +0, never cuBLAS's -0) and is rounded once.
+// The scatter out of a scratch C, or in place (src and dst the same elements) after a GEMM that
+// wrote the output itself. Out: float and double.
+template <typename Out>
+void launch_einsum_store(const Geometry& geometry, StridedView<const double> src, StridedView<Out> dst);
 
 // One operand of the generic einsum kernel: its factor for output position o (row-major over the
 // output geometry) and summed position s (row-major over the summed geometry) is
