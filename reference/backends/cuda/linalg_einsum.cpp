@@ -23,7 +23,7 @@ namespace {
 // Operand k's stride along each iteration dim of the plan (output dims, then summed dims), as
 // cpu::einsum computes it: the sum of its strides over its dims labelled by that iteration dim,
 // skipping dims of size 1 (they stand for any index of a broadcast label).
-std::vector<std::int64_t> iteration_strides(const cpu::EinsumPlan& plan, std::size_t k, const Shape& shape,
+std::vector<std::int64_t> iteration_strides(const common::EinsumPlan& plan, std::size_t k, const Shape& shape,
                                             const Strides& strides) {
   std::vector<std::int64_t> out(plan.sizes.size(), 0);
   for (std::size_t d = 0; d < plan.operand_dims[k].size(); ++d) {
@@ -153,7 +153,7 @@ EinsumGemmOperand gemm_operand(const std::vector<std::int64_t>& sizes, const std
 }
 
 // The plan with operand `left` as X and `right` as Y (NOTE: [einsum through cuBLAS]).
-EinsumGemmPlan plan_with(const cpu::EinsumPlan& plan, const std::vector<std::vector<std::int64_t>>& strides,
+EinsumGemmPlan plan_with(const common::EinsumPlan& plan, const std::vector<std::vector<std::int64_t>>& strides,
                          const std::vector<std::int64_t>& out_strides, std::size_t left, std::size_t right,
                          bool widened) {
   const std::vector<std::int64_t>& sizes = plan.sizes;
@@ -317,7 +317,7 @@ void run_gemm(const EinsumGemmPlan& g, const TensorList& operands, const Tensor&
 }
 
 template <typename T>
-void run_generic(const cpu::EinsumPlan& plan, const TensorList& operands, const Tensor& out) {
+void run_generic(const common::EinsumPlan& plan, const TensorList& operands, const Tensor& out) {
   // Dims of size 1 index nothing; dropping them keeps the row-major order of the rest.
   std::vector<std::size_t> output_dims, summed_dims;
   std::vector<std::int64_t> output_sizes, summed_sizes;
@@ -353,7 +353,7 @@ void run_generic(const cpu::EinsumPlan& plan, const TensorList& operands, const 
 }  // namespace
 }  // namespace einsum_glue
 
-std::optional<EinsumGemmPlan> plan_einsum_gemm(const cpu::EinsumPlan& plan, const std::vector<Shape>& shapes,
+std::optional<EinsumGemmPlan> plan_einsum_gemm(const common::EinsumPlan& plan, const std::vector<Shape>& shapes,
                                                const std::vector<Strides>& strides, const Strides& out_strides,
                                                DType dtype) {
   using namespace einsum_glue;
@@ -375,7 +375,7 @@ std::optional<EinsumGemmPlan> plan_einsum_gemm(const cpu::EinsumPlan& plan, cons
   return g;
 }
 
-void einsum(const cpu::EinsumPlan& plan, const TensorList& operands, const Tensor& out) {
+void einsum(const common::EinsumPlan& plan, const TensorList& operands, const Tensor& out) {
   using namespace einsum_glue;
   if (out.numel() == 0) return;
   visit_dtype(out.dtype(), [&]<typename T>() {

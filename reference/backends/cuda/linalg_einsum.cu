@@ -4,8 +4,8 @@
 // with --fmad=false (reference/CMakeLists.txt) so that the generic kernel's products and sums round
 // exactly as the cpu's do.
 #include <cstdint>
-#include <type_traits>
 
+#include "reference/backends/common/accumulator.h"
 #include "reference/backends/cuda/kernel_launch.h"
 #include "reference/backends/cuda/linalg_launch.h"
 
@@ -32,16 +32,10 @@ __global__ void einsum_store_kernel(Geometry geometry, StridedView<const double>
   }
 }
 
-// What the cpu multiplies and sums in (cpu::EinsumAccumulator): float32 in float64, int64 in
-// uint64 (wrapping around), float64 in itself.
-template <typename T>
-using Accumulator = std::conditional_t<std::is_same_v<T, float>, double,
-                                       std::conditional_t<std::is_same_v<T, std::int64_t>, std::uint64_t, T>>;
-
 template <typename T>
 __global__ void einsum_generic_kernel(Geometry output, Geometry summed, const EinsumOperand<T>* operands,
                                       int operand_count, StridedView<T> out) {
-  using Acc = Accumulator<T>;
+  using Acc = common::accumulator_t<T>;  // the cpu kernel's: float32 in float64, int64 in uint64
   FUNCSPEC_GRID_STRIDE_LOOP(o, output.numel) {
     std::int64_t output_index[kMaxDims];
     std::int64_t rest = o;

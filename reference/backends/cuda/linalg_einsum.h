@@ -1,11 +1,11 @@
 #pragma once
-// einsum on cuda: the cpu's plan (reference/backends/cpu/linalg_einsum.h), executed as one cuBLAS
+// einsum on cuda: the equation's plan (reference/backends/common/einsum_plan.h), executed as one cuBLAS
 // strided-batched DGEMM where the contraction is a product of two floating operands (float32 ones
 // widened to float64, as the cpu carries them), and by a generic kernel otherwise.
 #include <optional>
 #include <vector>
 
-#include "reference/backends/cpu/linalg_einsum.h"
+#include "reference/backends/common/einsum_plan.h"
 #include "reference/core/tensor.h"
 
 namespace funcspec::cuda {
@@ -96,7 +96,7 @@ struct EinsumGemmPlan {
 // a widened plan; Float64) into an output with `out_strides`; nothing when the contraction is not
 // one (not two operands, or a summed dim of size 0). Exposed for the tests, which replay it on the
 // host.
-std::optional<EinsumGemmPlan> plan_einsum_gemm(const cpu::EinsumPlan& plan, const std::vector<Shape>& shapes,
+std::optional<EinsumGemmPlan> plan_einsum_gemm(const common::EinsumPlan& plan, const std::vector<Shape>& shapes,
                                                const std::vector<Strides>& strides, const Strides& out_strides,
                                                DType dtype);
 
@@ -105,6 +105,6 @@ std::optional<EinsumGemmPlan> plan_einsum_gemm(const cpu::EinsumPlan& plan, cons
 // bits); two float32/float64 operands run cuBLAS's DGEMM (NOTE: [einsum through cuBLAS]), which
 // sums in float64 like the cpu but in its own order (float32 results: the cpu's bits, or rarely a
 // neighbouring float32 value), a zero sum being +0 as on the cpu.
-void einsum(const cpu::EinsumPlan& plan, const TensorList& operands, const Tensor& out);
+void einsum(const common::EinsumPlan& plan, const TensorList& operands, const Tensor& out);
 
 }  // namespace funcspec::cuda

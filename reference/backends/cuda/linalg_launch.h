@@ -68,21 +68,21 @@ struct BatchedMatrices {
 // Device scratch of the LU kernels, one slice per batch element (one thread each).
 template <typename T>
 struct LuWorkspace {
-  T* lu = nullptr;                     // batch * n * n: the matrix, then its factors (cpu::lu_factor_in_place)
+  T* lu = nullptr;                     // batch * n * n: the matrix, then its factors (common::lu_factor_in_place)
   std::int64_t* row_of = nullptr;      // batch * n: the row permutation
   T* vectors = nullptr;                // batch * 2n: a right-hand side column and its solution
   std::int64_t* zero_pivot = nullptr;  // batch: the first zero pivot of each matrix, or -1
 };
 
-// Each matrix of `a` ([*, n, n], batch geometry `batch`) factored by cpu::lu_factor_in_place, then:
-// det: out (a view over `batch`) = cpu::lu_determinant.
+// Each matrix of `a` ([*, n, n], batch geometry `batch`) factored by common::lu_factor_in_place, then:
+// det: out (a view over `batch`) = common::lu_determinant.
 template <typename T>
 void launch_det(const Geometry& batch, BatchedMatrices<const T> a, LuWorkspace<T> workspace, StridedView<T> out);
-// slogdet: sign and logabsdet (views over `batch`) = cpu::lu_sign_and_log_abs_determinant.
+// slogdet: sign and logabsdet (views over `batch`) = common::lu_sign_and_log_abs_determinant.
 template <typename T>
 void launch_slogdet(const Geometry& batch, BatchedMatrices<const T> a, LuWorkspace<T> workspace, StridedView<T> sign,
                     StridedView<T> logabsdet);
-// inverse: column j of out solves A·x = e_j (cpu::lu_solve). A matrix with a zero pivot records it in
+// inverse: column j of out solves A·x = e_j (common::lu_solve). A matrix with a zero pivot records it in
 // workspace.zero_pivot and writes nothing; the host raises singular_matrix for the first one.
 template <typename T>
 void launch_inverse(const Geometry& batch, BatchedMatrices<const T> a, LuWorkspace<T> workspace,

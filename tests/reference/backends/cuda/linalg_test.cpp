@@ -29,7 +29,7 @@
 #include "reference/api/linalg.h"
 #include "reference/api/unary.h"
 #include "reference/api/view.h"
-#include "reference/backends/cpu/linalg_einsum.h"
+#include "reference/backends/common/einsum_plan.h"
 #include "reference/backends/cuda/linalg_einsum.h"
 #include "tests/reference/backends/cuda/cuda_test_support.h"
 
@@ -194,7 +194,7 @@ void expect_sum_close(const Tensor& on_cuda, const Tensor& on_cpu, const Tensor&
 
 // The number of summed positions of `equation` over operands of `shapes` (the plan's summed dims).
 std::int64_t summed_count(const std::string& equation, const std::vector<Shape>& shapes) {
-  const cpu::EinsumPlan plan = cpu::plan_einsum(equation, shapes);
+  const common::EinsumPlan plan = common::plan_einsum(equation, shapes);
   std::int64_t k = 1;
   for (std::size_t d = plan.output_rank; d < plan.sizes.size(); ++d) k *= plan.sizes[d];
   return k;
@@ -832,7 +832,7 @@ std::optional<cuda::EinsumGemmPlan> gemm_plan_for(const std::string& equation, c
     shapes.push_back(t.shape());
     strides.push_back(t.strides());
   }
-  return cuda::plan_einsum_gemm(cpu::plan_einsum(equation, shapes), shapes, strides, out.strides(), out.dtype());
+  return cuda::plan_einsum_gemm(common::plan_einsum(equation, shapes), shapes, strides, out.strides(), out.dtype());
 }
 
 // Equality of the bits, the sign of zero included (the replayed outputs hold no NaN).
@@ -945,7 +945,7 @@ TEST(CudaLinalgEinsumGemmPlan, CommonProductsReadAndWriteInPlace) {
   }
   // The benchmark's 4096x4096 product: in float64 one DGEMM, no copies; in float32 one DGEMM
   // between three flat copies (two widening, one rounding).
-  const cpu::EinsumPlan plan = cpu::plan_einsum("ij,jk->ik", {{4096, 4096}, {4096, 4096}});
+  const common::EinsumPlan plan = common::plan_einsum("ij,jk->ik", {{4096, 4096}, {4096, 4096}});
   for (DType dtype : {DType::Float64, DType::Float32}) {
     const std::optional<cuda::EinsumGemmPlan> g =
         cuda::plan_einsum_gemm(plan, {{4096, 4096}, {4096, 4096}}, {{4096, 1}, {4096, 1}}, {4096, 1}, dtype);
