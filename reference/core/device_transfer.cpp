@@ -1,8 +1,8 @@
 // NOTE: [device transfer] (tensor.h).
 #include <algorithm>
 
-#include "reference/backends/cpu/copy.h"
-#include "reference/backends/cuda/cuda_device.h"
+#include "reference/core/cuda_memory.h"
+#include "reference/core/strided_loop.h"
 #include "reference/core/tensor.h"
 
 namespace funcspec {
@@ -16,7 +16,12 @@ Tensor keep_wrapped_flag(const Tensor& from, Tensor to) {
 Tensor contiguous_on_cpu(const Tensor& t) {
   if (t.is_contiguous()) return t;
   Tensor copy = Tensor::empty(t.shape(), t.dtype(), Device::Cpu);
-  cpu::copy_elements(t, copy);
+  visit_dtype(t.dtype(), [&]<typename T>() {
+    const T* from = t.data<T>();
+    T* to = copy.data<T>();
+    for_each_offset<2>(t.shape(), {copy.strides(), t.strides()},
+                       [&](const std::array<std::int64_t, 2>& at) { to[at[0]] = from[at[1]]; });
+  });
   return copy;
 }
 
@@ -25,7 +30,7 @@ Tensor cpu_to_cuda(const Tensor& t) {
   Tensor out = Tensor::empty(t.shape(), t.dtype(), Device::Cuda);
   const std::size_t nbytes = static_cast<std::size_t>(t.numel()) * itemsize(t.dtype());
   visit_dtype(t.dtype(), [&]<typename T>() {
-    cuda::copy_host_to_device(static_cast<T*>(out.storage()->data()), source.data<T>(), nbytes);
+    cuda_memory::copy_to_device(static_cast<T*>(out.storage()->data()), source.data<T>(), nbytes);
   });
   return out;
 }
@@ -44,7 +49,7 @@ Tensor cuda_to_cpu(const Tensor& t) {
   Tensor staging = Tensor::empty({span}, t.dtype(), Device::Cpu);
   visit_dtype(t.dtype(), [&]<typename T>() {
     const T* device_base = static_cast<const T*>(t.storage()->data()) + lowest;
-    cuda::copy_device_to_host(staging.data<T>(), device_base, static_cast<std::size_t>(span) * sizeof(T));
+    cuda_memory::copy_to_host(staging.data<T>(), device_base, static_cast<std::size_t>(span) * sizeof(T));
   });
   return contiguous_on_cpu(Tensor::view_of(staging, t.shape(), t.strides(), t.storage_offset() - lowest));
 }

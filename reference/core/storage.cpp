@@ -4,6 +4,7 @@
 #include <array>
 #include <mutex>
 
+#include "reference/core/cuda_memory.h"
 #include "reference/core/error.h"
 
 namespace funcspec {
@@ -24,10 +25,6 @@ void record(Device device, std::int64_t bytes, bool is_allocation) {
 
 }  // namespace
 
-// Implemented by backends/cuda (or its CPU-only stand-in).
-void* cuda_allocate(std::size_t nbytes);
-void cuda_free(void* ptr);
-
 std::shared_ptr<Storage> Storage::allocate(DType dtype, std::int64_t numel, Device device) {
   FUNCSPEC_INTERNAL_ASSERT(numel >= 0, "negative storage size");
   FUNCSPEC_INTERNAL_ASSERT(device != Device::Meta, "meta tensors have no storage");
@@ -37,7 +34,7 @@ std::shared_ptr<Storage> Storage::allocate(DType dtype, std::int64_t numel, Devi
   } else {
     FUNCSPEC_CHECK(dtype != DType::Oracle, ErrorKind::DtypeNotSupported,
                    "[storage] the oracle dtype exists on the cpu device only");
-    data = cuda_allocate(static_cast<std::size_t>(numel) * itemsize(dtype));
+    data = cuda_memory::allocate(static_cast<std::size_t>(numel) * itemsize(dtype));
   }
   std::shared_ptr<Storage> storage(new Storage(dtype, numel, device, data));
   record(device, static_cast<std::int64_t>(storage->nbytes()), true);
@@ -49,7 +46,7 @@ Storage::~Storage() {
   if (device_ == Device::Cpu) {
     visit_dtype(dtype_, [&]<typename T>() { delete[] static_cast<T*>(data_); });
   } else {
-    cuda_free(data_);
+    cuda_memory::release(data_);
   }
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "reference/backends/cpu/strided_loop.h"
+#include "reference/core/strided_loop.h"
 
 namespace funcspec {
 
@@ -20,8 +20,8 @@ std::vector<T> Tensor::to_vector() const {
   out.reserve(static_cast<std::size_t>(numel()));
   visit_dtype(dtype(), [&]<typename S>() {
     const S* base = data<S>();
-    cpu::for_each_offset<1>(shape(), {strides()},
-                            [&](const std::array<std::int64_t, 1>& at) { out.push_back(cast_scalar<T>(base[at[0]])); });
+    for_each_offset<1>(shape(), {strides()},
+                       [&](const std::array<std::int64_t, 1>& at) { out.push_back(cast_scalar<T>(base[at[0]])); });
   });
   return out;
 }

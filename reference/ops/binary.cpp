@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "reference/backends/common/binary_fn.h"
 #include "reference/backends/cpu/binary.h"
 #include "reference/backends/cuda/binary.h"
 #include "reference/ops/dispatch.h"
@@ -22,7 +23,7 @@ std::vector<TensorMeta> same_as_first(const TensorList& in) { return {{in[0].sha
 
 // add and sub: fn(self, other) with alpha.
 template <auto kernel>
-KernelFn alpha_kernel(const char* name, cpu::BinaryFn fn) {
+KernelFn alpha_kernel(const char* name, common::BinaryFn fn) {
   return [name, fn](const KernelArgs& a) {
     kernel(name, fn, a.inputs[0], a.inputs[1], a.outputs[0], a.attrs.get_scalar("alpha"));
   };
@@ -32,22 +33,22 @@ template <auto kernel>
 KernelFn div_kernel() {
   return [](const KernelArgs& a) {
     const std::optional<std::string> mode = a.attrs.get_optional_string("rounding_mode");
-    const cpu::BinaryFn fn = !mode              ? cpu::BinaryFn::Div
-                             : *mode == "trunc" ? cpu::BinaryFn::DivTrunc
-                                                : cpu::BinaryFn::DivFloor;
+    const common::BinaryFn fn = !mode              ? common::BinaryFn::Div
+                                : *mode == "trunc" ? common::BinaryFn::DivTrunc
+                                                   : common::BinaryFn::DivFloor;
     kernel("div", fn, a.inputs[0], a.inputs[1], a.outputs[0], Scalar(std::int64_t{1}));
   };
 }
 
 template <auto kernel>
-KernelFn plain_binary_kernel(std::string name, cpu::BinaryFn fn) {
+KernelFn plain_binary_kernel(std::string name, common::BinaryFn fn) {
   return [name = std::move(name), fn](const KernelArgs& a) {
     kernel(name, fn, a.inputs[0], a.inputs[1], a.outputs[0], Scalar(std::int64_t{1}));
   };
 }
 
 template <auto kernel>
-KernelFn compare_kernel_fn(cpu::CompareFn fn) {
+KernelFn compare_kernel_fn(common::CompareFn fn) {
   return [fn](const KernelArgs& a) { kernel(fn, a.inputs[0], a.inputs[1], a.outputs[0]); };
 }
 
@@ -83,8 +84,8 @@ void register_add(OpRegistry& registry) {
     check_alpha("add", in[0].dtype(), attrs.get_scalar("alpha"));
     return same_as_first(in);
   };
-  op.cpu_kernel = alpha_kernel<&cpu::binary_kernel>("add", cpu::BinaryFn::Add);
-  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(alpha_kernel<&cuda::binary_kernel>("add", cpu::BinaryFn::Add));
+  op.cpu_kernel = alpha_kernel<&cpu::binary_kernel>("add", common::BinaryFn::Add);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(alpha_kernel<&cuda::binary_kernel>("add", common::BinaryFn::Add));
   derive_variants(op);
 }
 
@@ -103,8 +104,8 @@ void register_sub(OpRegistry& registry) {
     check_alpha("sub", in[0].dtype(), attrs.get_scalar("alpha"));
     return same_as_first(in);
   };
-  op.cpu_kernel = alpha_kernel<&cpu::binary_kernel>("sub", cpu::BinaryFn::Sub);
-  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(alpha_kernel<&cuda::binary_kernel>("sub", cpu::BinaryFn::Sub));
+  op.cpu_kernel = alpha_kernel<&cpu::binary_kernel>("sub", common::BinaryFn::Sub);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(alpha_kernel<&cuda::binary_kernel>("sub", common::BinaryFn::Sub));
   derive_variants(op);
 }
 
@@ -131,8 +132,8 @@ void register_div(OpRegistry& registry) {
 
 // An op computed by one BinaryFn in the promoted dtype (made floating when `int_to_float`), with
 // bool results allowed or not.
-void register_promoting(OpRegistry& registry, const char* schema, cpu::BinaryFn fn, bool int_to_float, bool allow_bool,
-                        const char* summary) {
+void register_promoting(OpRegistry& registry, const char* schema, common::BinaryFn fn, bool int_to_float,
+                        bool allow_bool, const char* summary) {
   OpDef& op = registry.add(schema, OpKind::Primitive, "binary", summary);
   op.canonicalize = [int_to_float, name = op.name()](const TensorList& in, const Attrs&) {
     const DType promoted = result_type(in);
@@ -150,9 +151,9 @@ void register_promoting(OpRegistry& registry, const char* schema, cpu::BinaryFn 
 // A bool-valued op. Comparisons compute in the promoted dtype; logical ops look only at whether
 // each operand is nonzero, so they convert each to bool (promotion could turn a tiny float64
 // into a float32 zero).
-void register_bool_valued(OpRegistry& registry, const char* schema, cpu::CompareFn fn, const char* summary) {
+void register_bool_valued(OpRegistry& registry, const char* schema, common::CompareFn fn, const char* summary) {
   OpDef& op = registry.add(schema, OpKind::Primitive, "binary", summary);
-  const bool logical = fn == cpu::CompareFn::LogicalAnd || fn == cpu::CompareFn::LogicalOr;
+  const bool logical = fn == common::CompareFn::LogicalAnd || fn == common::CompareFn::LogicalOr;
   op.canonicalize = [logical, name = op.name()](const TensorList& in, const Attrs&) {
     return cast_and_broadcast(in, logical ? DType::Bool : result_type(in), name);
   };
@@ -204,8 +205,8 @@ void register_clamp(OpRegistry& registry) {
 }  // namespace
 
 void register_binary_ops(OpRegistry& registry) {
-  using cpu::BinaryFn;
-  using cpu::CompareFn;
+  using common::BinaryFn;
+  using common::CompareFn;
   register_add(registry);
   register_sub(registry);
   register_div(registry);

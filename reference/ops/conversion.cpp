@@ -47,8 +47,8 @@ bool has_internal_overlap(const Tensor& t) {
   if (nested) return false;
   std::vector<std::int64_t> offsets;
   offsets.reserve(static_cast<std::size_t>(t.numel()));
-  cpu::for_each_offset<1>(t.shape(), {t.strides()},
-                          [&](const std::array<std::int64_t, 1>& at) { offsets.push_back(at[0]); });
+  for_each_offset<1>(t.shape(), {t.strides()},
+                     [&](const std::array<std::int64_t, 1>& at) { offsets.push_back(at[0]); });
   std::sort(offsets.begin(), offsets.end());
   return std::adjacent_find(offsets.begin(), offsets.end()) != offsets.end();
 }

@@ -2,6 +2,7 @@
 // it, triangular masks, and the LU-based determinant, inverse and solve.
 #include <fmt/format.h>
 
+#include "reference/backends/common/einsum_plan.h"
 #include "reference/backends/cpu/linalg.h"
 #include "reference/backends/cpu/linalg_einsum.h"
 #include "reference/backends/cuda/linalg.h"
@@ -106,7 +107,7 @@ SolveShapes solve_shapes(const Tensor& a, const Tensor& b, bool left) {
 template <auto kernel>
 KernelFn einsum_kernel() {
   return [](const KernelArgs& a) {
-    kernel(cpu::plan_einsum(a.attrs.get_string("equation"), shapes_of(a.inputs)), a.inputs, a.outputs[0]);
+    kernel(common::plan_einsum(a.attrs.get_string("equation"), shapes_of(a.inputs)), a.inputs, a.outputs[0]);
   };
 }
 
@@ -150,7 +151,7 @@ void register_einsum(OpRegistry& registry) {
     return out;
   };
   op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
-    const cpu::EinsumPlan plan = cpu::plan_einsum(attrs.get_string("equation"), shapes_of(in));
+    const common::EinsumPlan plan = common::plan_einsum(attrs.get_string("equation"), shapes_of(in));
     check_dtype("einsum", "operands", in[0].dtype(), DTypeSet::NoBool);
     return {{plan.output_shape(), in[0].dtype()}};
   };

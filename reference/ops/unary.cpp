@@ -3,6 +3,7 @@
 // `name.out` (NOTE: [derived variants]).
 #include <fmt/format.h>
 
+#include "reference/backends/common/unary_fn.h"
 #include "reference/backends/cpu/unary.h"
 #include "reference/backends/cuda/unary.h"
 #include "reference/ops/dispatch.h"
@@ -24,7 +25,7 @@ enum class DtypeRule {
 
 struct UnaryOpSpec {
   const char* schema;
-  cpu::UnaryFn fn;
+  common::UnaryFn fn;
   DtypeRule rule;
   const char* summary;
 };
@@ -38,8 +39,8 @@ DType compute_dtype(DtypeRule rule, DType input) {
   }
 }
 
-cpu::UnaryFn gelu_fn(const Attrs& attrs) {
-  return attrs.get_string("approximate") == "tanh" ? cpu::UnaryFn::GeluTanh : cpu::UnaryFn::Gelu;
+common::UnaryFn gelu_fn(const Attrs& attrs) {
+  return attrs.get_string("approximate") == "tanh" ? common::UnaryFn::GeluTanh : common::UnaryFn::Gelu;
 }
 
 void check_attributes(const std::string& op, const Attrs& attrs) {
@@ -53,12 +54,12 @@ void check_attributes(const std::string& op, const Attrs& attrs) {
 // The kernel of `fn` on one backend (cpu::unary_kernel or cuda::unary_kernel), with gelu's and
 // softplus's attributes read alike for both.
 template <auto kernel>
-KernelFn unary_kernel_fn(cpu::UnaryFn fn) {
+KernelFn unary_kernel_fn(common::UnaryFn fn) {
   return [fn](const KernelArgs& a) {
-    cpu::UnaryParams params;
-    cpu::UnaryFn chosen = fn;
-    if (fn == cpu::UnaryFn::Gelu) chosen = gelu_fn(a.attrs);
-    if (fn == cpu::UnaryFn::Softplus) {
+    common::UnaryParams params;
+    common::UnaryFn chosen = fn;
+    if (fn == common::UnaryFn::Gelu) chosen = gelu_fn(a.attrs);
+    if (fn == common::UnaryFn::Softplus) {
       params.beta = a.attrs.get_float("beta");
       params.threshold = a.attrs.get_float("threshold");
     }
@@ -69,7 +70,7 @@ KernelFn unary_kernel_fn(cpu::UnaryFn fn) {
 void register_unary(OpRegistry& registry, const UnaryOpSpec& spec) {
   OpDef& op = registry.add(spec.schema, OpKind::Primitive, "unary", spec.summary);
   const DtypeRule rule = spec.rule;
-  const cpu::UnaryFn fn = spec.fn;
+  const common::UnaryFn fn = spec.fn;
   op.canonicalize = [rule](const TensorList& in, const Attrs&) -> TensorList {
     return {cast_to(in[0], compute_dtype(rule, in[0].dtype()))};
   };
@@ -88,7 +89,7 @@ void register_unary(OpRegistry& registry, const UnaryOpSpec& spec) {
 }  // namespace
 
 void register_unary_ops(OpRegistry& registry) {
-  using cpu::UnaryFn;
+  using common::UnaryFn;
   const UnaryOpSpec specs[] = {
       {"neg(Tensor self) -> Tensor", UnaryFn::Neg, DtypeRule::NoBool, "-self"},
       {"abs(Tensor self) -> Tensor", UnaryFn::Abs, DtypeRule::NoBool, "|self|"},

@@ -21,7 +21,7 @@
 //                      and the portable log/cos below (each within 2 ulps of the true value).
 //   normal float32     the float64 normal rounded to float32.
 //   normal oracle      the same formula at oracle precision on u1 = (U(0,1) + 1/2) * 2^-64 and
-//                      u2 = U(2,3) * 2^-64 (cpu only; backends/cpu/random.h).
+//                      u2 = U(2,3) * 2^-64 (cpu only; backends/common/random_draws.h).
 //   bernoulli(p)       1 when U(0,1) * 2^-64 < p, decided exactly (the same for every dtype of p).
 //   randint(lo, hi)    lo + U(0,1) mod (hi - lo). The modulo bias: with n = hi - lo, each value has
 //                      probability floor(2^64/n)/2^64 or ceil(2^64/n)/2^64, which differ from 1/n

@@ -1,12 +1,16 @@
 #include "reference/backends/cpu/binary.h"
 
-#include "reference/backends/cpu/binary_math.h"
+#include "reference/backends/common/binary_math.h"
 #include "reference/backends/cpu/elementwise.h"
 
 namespace funcspec::cpu {
+
+using common::BinaryFn;
+using common::CompareFn;
+
 namespace {
 
-namespace m = elementwise_math;
+namespace m = common::elementwise_math;
 
 // The data-dependent errors of integer ops, checked over all of b before the kernel writes.
 void check_integer_operand(std::string_view op, BinaryFn fn, const Tensor& b) {

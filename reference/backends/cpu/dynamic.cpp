@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "reference/backends/cpu/strided_loop.h"
+#include "reference/core/strided_loop.h"
 
 namespace funcspec::cpu {
 

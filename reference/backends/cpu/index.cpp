@@ -1,7 +1,7 @@
 #include "reference/backends/cpu/index.h"
 
+#include "reference/backends/common/index_update.h"
 #include "reference/backends/cpu/copy.h"
-#include "reference/backends/cpu/unary_math.h"
 
 namespace funcspec::cpu {
 namespace {
@@ -29,18 +29,6 @@ Strides strides_ignoring_dim(const Tensor& t, std::int64_t dim) {
   Strides s = t.strides();
   if (!s.empty()) s[as_index(dim)] = 0;
   return s;
-}
-
-// scatter_add's `target + value`: || for bool, a two's-complement wrapping sum for int64 (as every
-// int64 sum of the reference), one rounded addition for floats.
-template <typename T>
-T accumulate(const T& x, const T& y) {
-  if constexpr (std::is_same_v<T, bool>)
-    return x || y;
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return elementwise_math::wrapping_add(x, y);
-  else
-    return x + y;
 }
 
 }  // namespace
@@ -110,7 +98,7 @@ void scatter_add(const Tensor& self, const Tensor& index, const Tensor& src, std
     for_each_offset<3>(index.shape(), {out_strides, index.strides(), src.strides()},
                        [&](const std::array<std::int64_t, 3>& off) {
                          T& target = dst[off[0] + idx[off[1]] * step];
-                         target = accumulate(target, from[off[2]]);
+                         target = common::scatter_add_update(target, from[off[2]]);
                        });
   });
 }
@@ -129,16 +117,10 @@ void index_add(const Tensor& self, const Tensor& index, const Tensor& source, st
     for (std::size_t j = 0; j < targets.size(); ++j) {
       const T* from = src + static_cast<std::int64_t>(j) * stride_of(source, dim);
       T* to = dst + targets[j] * stride_of(out, dim);
-      for_each_offset<2>(
-          out_slice.shape, {out_slice.strides, source_slice.strides}, [&](const std::array<std::int64_t, 2>& off) {
-            if constexpr (std::is_same_v<T, bool>)
-              to[off[0]] = to[off[0]] || (scale && from[off[1]]);
-            else if constexpr (std::is_same_v<T, std::int64_t>)
-              to[off[0]] =
-                  elementwise_math::wrapping_add(to[off[0]], elementwise_math::wrapping_mul(scale, from[off[1]]));
-            else
-              to[off[0]] = to[off[0]] + scale * from[off[1]];
-          });
+      for_each_offset<2>(out_slice.shape, {out_slice.strides, source_slice.strides},
+                         [&](const std::array<std::int64_t, 2>& off) {
+                           to[off[0]] = common::index_add_update(to[off[0]], scale, from[off[1]]);
+                         });
     }
   });
 }

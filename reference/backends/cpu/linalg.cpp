@@ -1,16 +1,15 @@
 #include "reference/backends/cpu/linalg.h"
 
-#include <fmt/format.h>
-
-#include "reference/backends/cpu/linalg_lu.h"
-#include "reference/backends/cpu/matrix_layout.h"
+#include "reference/backends/common/linalg_lu.h"
+#include "reference/backends/common/matrix_layout.h"
+#include "reference/backends/common/singular_matrix.h"
 
 namespace funcspec::cpu {
 namespace {
 
-using linalg_layout::MatrixLayout;
-using linalg_layout::trailing_matrix;
-using linalg_layout::trailing_vector;
+using common::MatrixLayout;
+using common::trailing_matrix;
+using common::trailing_vector;
 
 template <typename T>
 std::vector<T> gather_matrix(const T* data, std::int64_t base, const MatrixLayout& m) {
@@ -24,12 +23,6 @@ std::vector<T> gather_matrix(const T* data, std::int64_t base, const MatrixLayou
 
 std::span<const std::int64_t> batch_part(const std::vector<std::int64_t>& dims, std::size_t matrix_rank) {
   return std::span<const std::int64_t>(dims).first(dims.size() - matrix_rank);
-}
-
-std::string batch_element_name(const Tensor& a, std::int64_t element) {
-  if (a.dim() == 2) return "the matrix";
-  return fmt::format("the matrix at batch element {} (row-major over batch shape {})", element,
-                     shape_to_string(batch_part(a.shape(), 2)));
 }
 
 // Runs `fn(a_offset, out_offsets..., batch_element)` for every matrix of `a` ([*, n, n]) and the
@@ -46,17 +39,11 @@ void for_each_batch(const Tensor& a, const std::array<const Tensor*, N>& outputs
 }
 
 template <typename T>
-void check_invertible(const LuFactorization<T>& f, const Tensor& a, std::int64_t element, std::string_view op) {
-  if (f.zero_pivot) raise_singular_matrix(a, element, *f.zero_pivot, op);
+void check_invertible(const common::LuFactorization<T>& f, const Tensor& a, std::int64_t element, std::string_view op) {
+  if (f.zero_pivot) common::raise_singular_matrix(a, element, *f.zero_pivot, op);
 }
 
 }  // namespace
-
-void raise_singular_matrix(const Tensor& a, std::int64_t element, std::int64_t zero_pivot, std::string_view op) {
-  fail(ErrorKind::SingularMatrix,
-       "[{}] {} is singular: U[{}, {}] of its LU factorization with partial pivoting is zero", op,
-       batch_element_name(a, element), zero_pivot, zero_pivot);
-}
 
 void tril_triu(const Tensor& self, const Tensor& out, std::int64_t diagonal, bool lower) {
   visit_dtype(self.dtype(), [&]<typename T>() {
@@ -83,8 +70,8 @@ void det(const Tensor& a, const Tensor& out) {
     T* o = out.data<T>();
     const MatrixLayout m = trailing_matrix(a);
     for_each_batch<1>(a, {&out}, {0}, [&](const std::array<std::int64_t, 2>& at, std::int64_t) {
-      const LuFactorization<T> f = lu_factor(gather_matrix(in, at[0], m), m.rows);
-      o[at[1]] = lu_determinant(f.lu.data(), m.rows, f.odd_permutation);
+      const common::LuFactorization<T> f = common::lu_factor(gather_matrix(in, at[0], m), m.rows);
+      o[at[1]] = common::lu_determinant(f.lu.data(), m.rows, f.odd_permutation);
     });
   });
 }
@@ -96,9 +83,9 @@ void slogdet(const Tensor& a, const Tensor& sign, const Tensor& logabsdet) {
     T* l = logabsdet.data<T>();
     const MatrixLayout m = trailing_matrix(a);
     for_each_batch<2>(a, {&sign, &logabsdet}, {0, 0}, [&](const std::array<std::int64_t, 3>& at, std::int64_t) {
-      const LuFactorization<T> f = lu_factor(gather_matrix(in, at[0], m), m.rows);
-      lu_sign_and_log_abs_determinant(f.lu.data(), m.rows, f.odd_permutation, f.zero_pivot.has_value(), s[at[1]],
-                                      l[at[2]]);
+      const common::LuFactorization<T> f = common::lu_factor(gather_matrix(in, at[0], m), m.rows);
+      common::lu_sign_and_log_abs_determinant(f.lu.data(), m.rows, f.odd_permutation, f.zero_pivot.has_value(),
+                                              s[at[1]], l[at[2]]);
     });
   });
 }
@@ -110,13 +97,13 @@ void inverse(const Tensor& a, const Tensor& out, std::string_view op) {
     const MatrixLayout m = trailing_matrix(a);
     const MatrixLayout mo = trailing_matrix(out);
     for_each_batch<1>(a, {&out}, {2}, [&](const std::array<std::int64_t, 2>& at, std::int64_t element) {
-      const LuFactorization<T> f = lu_factor(gather_matrix(in, at[0], m), m.rows);
+      const common::LuFactorization<T> f = common::lu_factor(gather_matrix(in, at[0], m), m.rows);
       check_invertible(f, a, element, op);
       // Column j of the inverse solves A·x = e_j.
       for (std::int64_t j = 0; j < m.rows; ++j) {
         std::vector<T> column(static_cast<std::size_t>(m.rows), T(0));
         column[static_cast<std::size_t>(j)] = T(1);
-        lu_solve_in_place(f, column);
+        common::lu_solve_in_place(f, column);
         for (std::int64_t i = 0; i < m.rows; ++i) {
           o[at[1] + i * mo.row_stride + j * mo.col_stride] = column[static_cast<std::size_t>(i)];
         }
@@ -141,14 +128,14 @@ void solve(const Tensor& a, const Tensor& b, const Tensor& x, bool left, bool ve
     const std::size_t rhs_rank = vector_rhs ? 1 : 2;
     for_each_batch<2>(a, {&b, &x}, {rhs_rank, rhs_rank},
                       [&](const std::array<std::int64_t, 3>& at, std::int64_t element) {
-                        const LuFactorization<T> f = lu_factor(gather_matrix(pa, at[0], ma), ma.rows);
+                        const common::LuFactorization<T> f = common::lu_factor(gather_matrix(pa, at[0], ma), ma.rows);
                         check_invertible(f, a, element, op);
                         for (std::int64_t c = 0; c < mb.cols; ++c) {
                           std::vector<T> column;
                           for (std::int64_t i = 0; i < mb.rows; ++i) {
                             column.push_back(pb[at[1] + i * mb.row_stride + c * mb.col_stride]);
                           }
-                          lu_solve_in_place(f, column);
+                          common::lu_solve_in_place(f, column);
                           for (std::int64_t i = 0; i < mx.rows; ++i) {
                             px[at[2] + i * mx.row_stride + c * mx.col_stride] = column[static_cast<std::size_t>(i)];
                           }

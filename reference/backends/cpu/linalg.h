@@ -22,10 +22,4 @@ void inverse(const Tensor& a, const Tensor& out, std::string_view op);
 // [*, k, n] (!left), or [*, n] when `vector_rhs`; all three share the batch dims [*].
 void solve(const Tensor& a, const Tensor& b, const Tensor& x, bool left, bool vector_rhs, std::string_view op);
 
-// The `singular_matrix` error of inverse and solve (`op`) for the matrix at row-major batch
-// position `element` of `a`, whose LU factorization has its first zero pivot at `zero_pivot`.
-// Shared with the CUDA backend, so both report a singular matrix in the same words.
-[[noreturn]] void raise_singular_matrix(const Tensor& a, std::int64_t element, std::int64_t zero_pivot,
-                                        std::string_view op);
-
 }  // namespace funcspec::cpu

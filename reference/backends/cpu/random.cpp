@@ -4,7 +4,8 @@
 #include <numeric>
 #include <vector>
 
-#include "reference/backends/cpu/strided_loop.h"
+#include "reference/backends/common/random_draws.h"
+#include "reference/core/strided_loop.h"
 
 namespace funcspec::cpu {
 namespace {
@@ -38,14 +39,17 @@ std::vector<double> weight_row(const Tensor& weights, std::int64_t row) {
 void fill_uniform(const Tensor& out, const random::PhiloxStream& stream, double from, double to) {
   visit_floating_dtype(out.dtype(), [&]<typename T>() {
     const T low = T(from), width = T(to) - T(from);
-    fill_by_index<T>(out, [&](std::uint64_t i) { return multiply_add(width, uniform_draw<T>(stream.block(i)), low); });
+    fill_by_index<T>(out, [&](std::uint64_t i) {
+      return common::multiply_add(width, common::uniform_draw<T>(stream.block(i)), low);
+    });
   });
 }
 
 void fill_normal(const Tensor& out, const random::PhiloxStream& stream, double mean, double std) {
   visit_floating_dtype(out.dtype(), [&]<typename T>() {
     const T m = T(mean), s = T(std);
-    fill_by_index<T>(out, [&](std::uint64_t i) { return multiply_add(s, normal_draw<T>(stream.block(i)), m); });
+    fill_by_index<T>(
+        out, [&](std::uint64_t i) { return common::multiply_add(s, common::normal_draw<T>(stream.block(i)), m); });
   });
 }
 
@@ -75,7 +79,7 @@ void bernoulli_tensor(const Tensor& p, const Tensor& out, const random::PhiloxSt
     T* base = out.data<T>();
     std::uint64_t index = 0;
     for_each_offset<2>(out.shape(), {out.strides(), p.strides()}, [&](const std::array<std::int64_t, 2>& at) {
-      base[at[0]] = bernoulli_draw<T>(stream.block(index++), probabilities[at[1]]) ? T(1) : T(0);
+      base[at[0]] = common::bernoulli_draw<T>(stream.block(index++), probabilities[at[1]]) ? T(1) : T(0);
     });
   });
 }
@@ -90,10 +94,10 @@ void normal_tensor(const Tensor& mean, const Tensor& std, const Tensor& out, con
     });
     T* base = out.data<T>();
     std::uint64_t index = 0;
-    for_each_offset<3>(out.shape(), {out.strides(), mean.strides(), std.strides()},
-                       [&](const std::array<std::int64_t, 3>& at) {
-                         base[at[0]] = multiply_add(stds[at[2]], normal_draw<T>(stream.block(index++)), means[at[1]]);
-                       });
+    for_each_offset<3>(
+        out.shape(), {out.strides(), mean.strides(), std.strides()}, [&](const std::array<std::int64_t, 3>& at) {
+          base[at[0]] = common::multiply_add(stds[at[2]], common::normal_draw<T>(stream.block(index++)), means[at[1]]);
+        });
   });
 }
 

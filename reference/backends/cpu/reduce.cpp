@@ -3,10 +3,13 @@
 #include <memory>
 #include <vector>
 
-#include "reference/backends/cpu/scalar_math.h"
+#include "reference/backends/common/accumulator.h"
+#include "reference/backends/common/scalar_math.h"
 
 namespace funcspec::cpu {
 namespace {
+
+namespace math = common::math;
 
 // Calls fn(row, out_index) once per output element, where `row` holds the input elements reduced
 // into it in row-major order of the reduced index, and out_index is that element's position in
@@ -114,7 +117,7 @@ struct Less {
 
 void sum_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims) {
   reduce_same_dtype(in, out, dims, []<typename T>(std::span<const T> row) {
-    using Acc = accumulator_t<T>;
+    using Acc = common::accumulator_t<T>;
     Acc total = Acc(0);
     for (const T& x : row) total += cast_scalar<Acc>(x);
     return cast_scalar<T>(total);
@@ -123,7 +126,7 @@ void sum_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_
 
 void prod_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims) {
   reduce_same_dtype(in, out, dims, []<typename T>(std::span<const T> row) {
-    using Acc = accumulator_t<T>;
+    using Acc = common::accumulator_t<T>;
     Acc product = Acc(1);
     for (const T& x : row) product *= cast_scalar<Acc>(x);
     return cast_scalar<T>(product);
@@ -159,7 +162,7 @@ void any_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_
 void norm_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims, double p) {
   FUNCSPEC_INTERNAL_ASSERT(out.is_contiguous() && out.dtype() == in.dtype(), "norm output layout");
   visit_floating_dtype(in.dtype(), [&]<typename T>() {
-    using Acc = accumulator_t<T>;
+    using Acc = common::accumulator_t<T>;
     T* result = out.data<T>();
     for_each_row<T>(in, dims, [&](std::span<const T> row, std::int64_t i) {
       std::vector<T> magnitudes;

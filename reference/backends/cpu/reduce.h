@@ -6,18 +6,10 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <type_traits>
 
 #include "reference/core/tensor.h"
 
 namespace funcspec::cpu {
-
-// The type sums and products of T (reductions and scans) accumulate in: float32 in double, rounded
-// once at the end; bool and int64 in uint64, so that overflow wraps modulo 2^64 (two's complement,
-// as PyTorch) instead of being undefined behaviour; float64 and the oracle dtype in themselves.
-template <typename T>
-using accumulator_t =
-    std::conditional_t<std::is_same_v<T, float>, double, std::conditional_t<std::is_integral_v<T>, std::uint64_t, T>>;
 
 void sum_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims);
 void prod_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims);

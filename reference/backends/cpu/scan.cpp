@@ -4,13 +4,15 @@
 #include <utility>
 #include <vector>
 
+#include "reference/backends/common/accumulator.h"
+#include "reference/backends/common/reversed_view.h"
+#include "reference/backends/common/scalar_math.h"
 #include "reference/backends/cpu/copy.h"
-#include "reference/backends/cpu/reduce.h"
-#include "reference/backends/cpu/reversed_view.h"
-#include "reference/backends/cpu/scalar_math.h"
 
 namespace funcspec::cpu {
 namespace {
+
+namespace math = common::math;
 
 // A rank-0 tensor is one lane of length 1.
 std::int64_t lane_length(const Tensor& t, std::int64_t dim) { return t.dim() == 0 ? 1 : t.shape()[dim]; }
@@ -31,7 +33,7 @@ template <typename Combine>
 void scan_kernel(const Tensor& in, const Tensor& out, std::int64_t dim, int identity, Combine&& combine) {
   FUNCSPEC_INTERNAL_ASSERT(in.dtype() == out.dtype(), "scan of mismatched dtypes");
   visit_dtype(in.dtype(), [&]<typename T>() {
-    using Acc = accumulator_t<T>;
+    using Acc = common::accumulator_t<T>;
     const T* src = in.data<T>();
     T* dst = out.data<T>();
     const std::int64_t n = lane_length(in, dim), in_step = lane_stride(in, dim), out_step = lane_stride(out, dim);
@@ -116,7 +118,7 @@ void cumprod_kernel(const Tensor& in, const Tensor& out, std::int64_t dim) {
 }
 
 void flip_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims) {
-  copy_elements(reversed_view(in, dims), out);
+  copy_elements(common::reversed_view(in, dims), out);
 }
 
 void roll_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> shifts,

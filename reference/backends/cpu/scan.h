@@ -8,7 +8,8 @@
 
 namespace funcspec::cpu {
 
-// Prefix sums / products along dim, accumulated sequentially in accumulator_t (reduce.h).
+// Prefix sums / products along dim, accumulated sequentially in common::accumulator_t
+// (backends/common/accumulator.h).
 void cumsum_kernel(const Tensor& in, const Tensor& out, std::int64_t dim);
 void cumprod_kernel(const Tensor& in, const Tensor& out, std::int64_t dim);
 void flip_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> dims);

@@ -1,12 +1,17 @@
 #include "reference/backends/cpu/unary.h"
 
+#include "reference/backends/common/unary_math.h"
 #include "reference/backends/cpu/elementwise.h"
-#include "reference/backends/cpu/unary_math.h"
 
 namespace funcspec::cpu {
+
+using common::UnaryFn;
+using common::UnaryParams;
+
 namespace {
 
-namespace m = elementwise_math;
+namespace math = common::math;
+namespace m = common::elementwise_math;
 
 template <typename T>
 void dtype_keeping_kernel(UnaryFn fn, const Tensor& in, const Tensor& out) {

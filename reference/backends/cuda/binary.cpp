@@ -9,7 +9,7 @@
 namespace funcspec::cuda {
 namespace {
 
-using cpu::BinaryFn;
+using common::BinaryFn;
 
 // The cpu kernel's check_integer_operand: the first rejected element of b in row-major order,
 // found on the device, raised with the cpu's kind and message before anything is written.
@@ -38,7 +38,7 @@ void binary_kernel(std::string_view op, BinaryFn fn, const Tensor& a, const Tens
   });
 }
 
-void compare_kernel(cpu::CompareFn fn, const Tensor& a, const Tensor& b, const Tensor& out) {
+void compare_kernel(common::CompareFn fn, const Tensor& a, const Tensor& b, const Tensor& out) {
   FUNCSPEC_INTERNAL_ASSERT(a.dtype() == b.dtype() && out.dtype() == DType::Bool, "compare kernel dtypes");
   const Geometry geometry = geometry_of(out.shape(), "compare");
   visit_cuda_dtype(a.dtype(), [&]<typename T>() {

@@ -1,10 +1,10 @@
-// CUDA kernels of the binary elementwise ops: each function is the cpu backend's scalar function
-// (cpu/binary_math.h, host+device) or its one-line expression from cpu/binary.cpp, mapped over the
-// operands by the elementwise drivers.
+// CUDA kernels of the binary elementwise ops: each function is the scalar function the cpu backend
+// calls (backends/common/binary_math.h, host+device) or its one-line expression from cpu/binary.cpp,
+// mapped over the operands by the elementwise drivers.
 #include <cstdint>
 #include <type_traits>
 
-#include "reference/backends/cpu/binary_math.h"
+#include "reference/backends/common/binary_math.h"
 #include "reference/backends/cuda/binary_launch.h"
 #include "reference/backends/cuda/cuda_device.h"
 #include "reference/backends/cuda/elementwise.cuh"
@@ -12,9 +12,9 @@
 namespace funcspec::cuda {
 namespace {
 
-namespace m = cpu::elementwise_math;
-using cpu::BinaryFn;
-using cpu::CompareFn;
+namespace m = common::elementwise_math;
+using common::BinaryFn;
+using common::CompareFn;
 
 #define FUNCSPEC_BINARY_FUNCTOR(Name, expression)           \
   struct Name {                                             \

@@ -2,7 +2,7 @@
 // Launchers of the binary kernels (binary.cu), called by the host glue (binary.cpp). Plain C++17.
 #include <cstdint>
 
-#include "reference/backends/cpu/binary_fn.h"
+#include "reference/backends/common/binary_fn.h"
 #include "reference/backends/cuda/strided_view.h"
 
 namespace funcspec::cuda {
@@ -10,7 +10,7 @@ namespace funcspec::cuda {
 // out[i] = fn(a[i], b[i]) in T; alpha (already converted to T) scales b for Add and Sub. Returns
 // false, launching nothing, when fn is not defined on T.
 template <typename T>
-bool launch_binary(cpu::BinaryFn fn, const Geometry& geometry, const StridedView<T>& out, const StridedView<T>& a,
+bool launch_binary(common::BinaryFn fn, const Geometry& geometry, const StridedView<T>& out, const StridedView<T>& a,
                    const StridedView<T>& b, T alpha);
 
 // The first element, in row-major order, of the int64 operand b that the integer function rejects:
@@ -21,8 +21,8 @@ std::int64_t launch_first_invalid_integer_operand(const Geometry& geometry, cons
 
 // out[i] = fn(a[i], b[i]).
 template <typename T>
-void launch_compare(cpu::CompareFn fn, const Geometry& geometry, const StridedView<bool>& out, const StridedView<T>& a,
-                    const StridedView<T>& b);
+void launch_compare(common::CompareFn fn, const Geometry& geometry, const StridedView<bool>& out,
+                    const StridedView<T>& a, const StridedView<T>& b);
 
 // out[i] = condition[i] ? a[i] : b[i].
 template <typename T>

@@ -7,12 +7,7 @@
 #include "reference/backends/cuda/cuda_status.h"
 #include "reference/core/error.h"
 
-namespace funcspec {
-
-void* cuda_allocate(std::size_t nbytes) { return cuda::allocate(nbytes); }
-void cuda_free(void* ptr) { cuda::release(ptr); }
-
-namespace cuda {
+namespace funcspec::cuda {
 
 void launch_philox_blocks(std::uint64_t seed, std::uint64_t offset, std::uint32_t* device_out, std::int64_t count);
 
@@ -85,5 +80,4 @@ void philox_blocks(std::uint64_t seed, std::uint64_t offset, std::uint32_t* host
   check_cuda_status(copied, "cudaMemcpy");
 }
 
-}  // namespace cuda
-}  // namespace funcspec
+}  // namespace funcspec::cuda

@@ -5,12 +5,7 @@
 #include "reference/backends/cuda/cuda_status.h"
 #include "reference/core/error.h"
 
-namespace funcspec {
-
-void* cuda_allocate(std::size_t nbytes) { return cuda::allocate(nbytes); }
-void cuda_free(void* ptr) { cuda::release(ptr); }
-
-namespace cuda {
+namespace funcspec::cuda {
 namespace {
 
 constexpr const char* kNoBackend =
@@ -38,5 +33,4 @@ void check_cublas_status(int status, const char* what) {
 
 void philox_blocks(std::uint64_t, std::uint64_t, std::uint32_t*, std::int64_t) { no_backend("philox_blocks"); }
 
-}  // namespace cuda
-}  // namespace funcspec
+}  // namespace funcspec::cuda

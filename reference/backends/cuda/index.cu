@@ -2,8 +2,8 @@
 // output element, grid-stride loops, no atomics on results.
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 
+#include "reference/backends/common/index_update.h"
 #include "reference/backends/cuda/cuda_device.h"
 #include "reference/backends/cuda/index_launch.h"
 #include "reference/backends/cuda/kernel_launch.h"
@@ -16,35 +16,6 @@ __device__ std::int64_t coordinate_at(std::int64_t linear, const Geometry& geome
   if (dim < 0) return 0;
   for (int d = geometry.rank - 1; d > dim; --d) linear /= geometry.sizes[d];
   return linear % geometry.sizes[dim];
-}
-
-// scatter_add's `target + value`, as the cpu computes it: || for bool, a wrapping sum for int64
-// (the cpu's two's-complement result, without signed overflow), one rounded addition for floats.
-template <typename T>
-__device__ T accumulate(T target, T value) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return target || value;
-  } else if constexpr (std::is_same_v<T, std::int64_t>) {
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(target) + static_cast<std::uint64_t>(value));
-  } else {
-    return target + value;
-  }
-}
-
-// index_add's `target + alpha * value`: a product and a sum rounded separately (the intrinsics are
-// never contracted into an fma, which would round once and differ from the cpu).
-template <typename T>
-__device__ T add_scaled(T target, T alpha, T value) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return target || (alpha && value);
-  } else if constexpr (std::is_same_v<T, std::int64_t>) {
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(target) +
-                                     static_cast<std::uint64_t>(alpha) * static_cast<std::uint64_t>(value));
-  } else if constexpr (std::is_same_v<T, float>) {
-    return __fadd_rn(target, __fmul_rn(alpha, value));
-  } else {
-    return __dadd_rn(target, __dmul_rn(alpha, value));
-  }
 }
 
 __global__ void first_index_out_of_range_kernel(Geometry geometry, StridedView<std::int64_t> index, std::int64_t size,
@@ -103,7 +74,7 @@ __global__ void scatter_add_kernel(Geometry geometry, int dim, StridedView<T> ou
       const std::int64_t src_step = dim < 0 ? 0 : src.strides[dim];
       for (std::int64_t j = 0; j < count; ++j) {
         if (index.data[index_base + j * index_step] == target)
-          total = accumulate(total, src.data[src_base + j * src_step]);
+          total = common::scatter_add_update(total, src.data[src_base + j * src_step]);
       }
     }
     element_at(out, i, geometry) = total;
@@ -120,7 +91,7 @@ __global__ void index_add_kernel(Geometry geometry, int dim, StridedView<T> out,
     const std::int64_t source_base = offset_of(i, geometry, source.strides);
     for (std::int64_t j = 0; j < index_count; ++j) {
       if (index_data[j * index_stride] == target) {
-        total = add_scaled(total, alpha, source.data[source_base + j * source_step]);
+        total = common::index_add_update(total, alpha, source.data[source_base + j * source_step]);
       }
     }
     element_at(out, i, geometry) = total;

@@ -1,10 +1,10 @@
-// Host glue of the linalg family's CUDA kernels (linalg.cu): the cpu's matrix layouts
-// (reference/backends/cpu/linalg.cpp) turned into the launchers' batched views, scratch on the
+// Host glue of the linalg family's CUDA kernels (linalg.cu): the matrix layouts
+// (reference/backends/common/matrix_layout.h) turned into the launchers' batched views, scratch on the
 // device for the LU kernels, and the singular_matrix error raised from the zero pivots they record.
 #include "reference/backends/cuda/linalg.h"
 
-#include "reference/backends/cpu/linalg.h"
-#include "reference/backends/cpu/matrix_layout.h"
+#include "reference/backends/common/matrix_layout.h"
+#include "reference/backends/common/singular_matrix.h"
 #include "reference/backends/cuda/device_tensor.h"
 #include "reference/backends/cuda/linalg_launch.h"
 
@@ -14,9 +14,9 @@ namespace funcspec::cuda {
 namespace linalg_glue {
 namespace {
 
-using linalg_layout::MatrixLayout;
-using linalg_layout::trailing_matrix;
-using linalg_layout::trailing_vector;
+using common::MatrixLayout;
+using common::trailing_matrix;
+using common::trailing_vector;
 
 // The batch dims of `a` ([*, n, n]), shared by every operand of an LU op.
 Geometry batch_geometry(const Tensor& a, std::string_view op) {
@@ -71,7 +71,7 @@ void check_invertible(const Workspace<T>& workspace, const Tensor& a, std::strin
   const std::vector<std::int64_t> zero_pivots = workspace.zero_pivot.template to_vector<std::int64_t>();
   for (std::size_t element = 0; element < zero_pivots.size(); ++element) {
     if (zero_pivots[element] >= 0) {
-      cpu::raise_singular_matrix(a, static_cast<std::int64_t>(element), zero_pivots[element], op);
+      common::raise_singular_matrix(a, static_cast<std::int64_t>(element), zero_pivots[element], op);
     }
   }
 }

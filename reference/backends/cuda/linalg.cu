@@ -1,12 +1,12 @@
 // CUDA kernels of the linalg family: the triangular masks, and the LU-based det, slogdet, inverse
 // and solve. The LU kernels run one thread per matrix of the batch through the cpu's own per-matrix
-// routines (reference/backends/cpu/linalg_lu.h), so both backends perform the same operations in
+// routines (reference/backends/common/linalg_lu.h), so both backends perform the same operations in
 // the same order. This file is compiled with --fmad=false (reference/CMakeLists.txt): nvcc would
 // otherwise fuse the eliminations' `a -= m * b` into fused multiply-adds, which round once where
 // the cpu rounds twice, and the bits would differ.
 #include <cstdint>
 
-#include "reference/backends/cpu/linalg_lu.h"
+#include "reference/backends/common/linalg_lu.h"
 #include "reference/backends/cuda/kernel_launch.h"
 #include "reference/backends/cuda/linalg_launch.h"
 
@@ -44,20 +44,20 @@ __device__ T& matrix_element(const BatchedMatrices<T>& m, std::int64_t b, const 
 
 // Gathers and factors the matrix at batch position b into its workspace slice.
 template <typename T>
-__device__ cpu::LuPivoting factor(const BatchedMatrices<const T>& a, std::int64_t b, const Geometry& batch,
-                                  const LuWorkspace<T>& workspace) {
+__device__ common::LuPivoting factor(const BatchedMatrices<const T>& a, std::int64_t b, const Geometry& batch,
+                                     const LuWorkspace<T>& workspace) {
   const std::int64_t n = a.rows;
   T* lu = workspace.lu + b * n * n;
   gather_matrix(a, b, batch, lu);
-  return cpu::lu_factor_in_place(lu, n, workspace.row_of + b * n);
+  return common::lu_factor_in_place(lu, n, workspace.row_of + b * n);
 }
 
 template <typename T>
 __global__ void det_kernel(Geometry batch, BatchedMatrices<const T> a, LuWorkspace<T> workspace, StridedView<T> out) {
   FUNCSPEC_GRID_STRIDE_LOOP(b, batch.numel) {
-    const cpu::LuPivoting pivoting = factor(a, b, batch, workspace);
+    const common::LuPivoting pivoting = factor(a, b, batch, workspace);
     element_at(out, b, batch) =
-        cpu::lu_determinant(workspace.lu + b * a.rows * a.rows, a.rows, pivoting.odd_permutation);
+        common::lu_determinant(workspace.lu + b * a.rows * a.rows, a.rows, pivoting.odd_permutation);
   }
 }
 
@@ -65,10 +65,10 @@ template <typename T>
 __global__ void slogdet_kernel(Geometry batch, BatchedMatrices<const T> a, LuWorkspace<T> workspace,
                                StridedView<T> sign, StridedView<T> logabsdet) {
   FUNCSPEC_GRID_STRIDE_LOOP(b, batch.numel) {
-    const cpu::LuPivoting pivoting = factor(a, b, batch, workspace);
-    cpu::lu_sign_and_log_abs_determinant(workspace.lu + b * a.rows * a.rows, a.rows, pivoting.odd_permutation,
-                                         pivoting.zero_pivot >= 0, element_at(sign, b, batch),
-                                         element_at(logabsdet, b, batch));
+    const common::LuPivoting pivoting = factor(a, b, batch, workspace);
+    common::lu_sign_and_log_abs_determinant(workspace.lu + b * a.rows * a.rows, a.rows, pivoting.odd_permutation,
+                                            pivoting.zero_pivot >= 0, element_at(sign, b, batch),
+                                            element_at(logabsdet, b, batch));
   }
 }
 
@@ -77,7 +77,7 @@ __global__ void inverse_kernel(Geometry batch, BatchedMatrices<const T> a, LuWor
                                BatchedMatrices<T> out) {
   FUNCSPEC_GRID_STRIDE_LOOP(b, batch.numel) {
     const std::int64_t n = a.rows;
-    const cpu::LuPivoting pivoting = factor(a, b, batch, workspace);
+    const common::LuPivoting pivoting = factor(a, b, batch, workspace);
     workspace.zero_pivot[b] = pivoting.zero_pivot;
     if (pivoting.zero_pivot >= 0) continue;
     const T* lu = workspace.lu + b * n * n;
@@ -88,7 +88,7 @@ __global__ void inverse_kernel(Geometry batch, BatchedMatrices<const T> a, LuWor
     for (std::int64_t j = 0; j < n; ++j) {
       for (std::int64_t i = 0; i < n; ++i) column[i] = T(0);
       column[j] = T(1);
-      cpu::lu_solve(lu, row_of, n, column, solution);
+      common::lu_solve(lu, row_of, n, column, solution);
       for (std::int64_t i = 0; i < n; ++i) matrix_element(out, b, batch, i, j) = solution[i];
     }
   }
@@ -99,7 +99,7 @@ __global__ void solve_kernel(Geometry batch, BatchedMatrices<const T> a, Batched
                              LuWorkspace<T> workspace, BatchedMatrices<T> x) {
   FUNCSPEC_GRID_STRIDE_LOOP(b, batch.numel) {
     const std::int64_t n = a.rows;
-    const cpu::LuPivoting pivoting = factor(a, b, batch, workspace);
+    const common::LuPivoting pivoting = factor(a, b, batch, workspace);
     workspace.zero_pivot[b] = pivoting.zero_pivot;
     if (pivoting.zero_pivot >= 0) continue;
     const T* lu = workspace.lu + b * n * n;
@@ -108,7 +108,7 @@ __global__ void solve_kernel(Geometry batch, BatchedMatrices<const T> a, Batched
     T* solution = column + n;
     for (std::int64_t c = 0; c < rhs.cols; ++c) {
       for (std::int64_t i = 0; i < rhs.rows; ++i) column[i] = matrix_element(rhs, b, batch, i, c);
-      cpu::lu_solve(lu, row_of, n, column, solution);
+      common::lu_solve(lu, row_of, n, column, solution);
       for (std::int64_t i = 0; i < x.rows; ++i) matrix_element(x, b, batch, i, c) = solution[i];
     }
   }

@@ -1,6 +1,7 @@
 // Host glue of einsum on cuda: the GEMM plan (NOTE: [einsum through cuBLAS]) and its execution
-// (gathers, widening float32 to float64; one strided-batched cuBLAS call; a scatter, rounding back
-// to float32), and the generic kernel's operand descriptors for every other contraction.
+// (gathers, widening float32 to float64; one strided-batched cuBLAS call; the sums stored as the
+// cpu's, by a scatter that rounds float32 back or in place), and the generic kernel's operand
+// descriptors for every other contraction.
 #include "reference/backends/cuda/linalg_einsum.h"
 
 #include <algorithm>
@@ -22,7 +23,7 @@ namespace {
 // Operand k's stride along each iteration dim of the plan (output dims, then summed dims), as
 // cpu::einsum computes it: the sum of its strides over its dims labelled by that iteration dim,
 // skipping dims of size 1 (they stand for any index of a broadcast label).
-std::vector<std::int64_t> iteration_strides(const cpu::EinsumPlan& plan, std::size_t k, const Shape& shape,
+std::vector<std::int64_t> iteration_strides(const common::EinsumPlan& plan, std::size_t k, const Shape& shape,
                                             const Strides& strides) {
   std::vector<std::int64_t> out(plan.sizes.size(), 0);
   for (std::size_t d = 0; d < plan.operand_dims[k].size(); ++d) {
@@ -152,7 +153,7 @@ EinsumGemmOperand gemm_operand(const std::vector<std::int64_t>& sizes, const std
 }
 
 // The plan with operand `left` as X and `right` as Y (NOTE: [einsum through cuBLAS]).
-EinsumGemmPlan plan_with(const cpu::EinsumPlan& plan, const std::vector<std::vector<std::int64_t>>& strides,
+EinsumGemmPlan plan_with(const common::EinsumPlan& plan, const std::vector<std::vector<std::int64_t>>& strides,
                          const std::vector<std::int64_t>& out_strides, std::size_t left, std::size_t right,
                          bool widened) {
   const std::vector<std::int64_t>& sizes = plan.sizes;
@@ -272,8 +273,25 @@ void strided_batched_gemm(const EinsumGemmPlan& g, const double* x, const double
                       "cublasDgemmStridedBatched_64");
 }
 
+// Adds +0 to each element of a float64 output that the GEMM wrote itself (launch_einsum_store, in
+// place), walked as one copy over its dims of size other than 1, neighbours merged.
+void store_in_place(const Tensor& out) {
+  std::vector<std::int64_t> sizes, strides;
+  for (std::size_t d = 0; d < out.shape().size(); ++d) {
+    if (out.shape()[d] == 1) continue;
+    sizes.push_back(out.shape()[d]);
+    strides.push_back(out.strides()[d]);
+  }
+  const Copy walk = merged_copy(sizes, strides, strides);
+  double* data = device_data<double>(out);
+  launch_einsum_store<double>(geometry_over(walk.sizes),
+                              view_over(static_cast<const double*>(data), walk.from, walk.sizes),
+                              view_over(data, walk.to, walk.sizes));
+}
+
 // float64 throughout; float32 (a widened plan) gathered into float64, multiplied and summed there,
-// and rounded once by the scatter, as cpu::einsum does.
+// and rounded once by the scatter, as cpu::einsum does. Either way each sum is stored after adding
+// +0, as the cpu's sum starts at +0 (NOTE: [einsum through cuBLAS]).
 template <typename T>
 void run_gemm(const EinsumGemmPlan& g, const TensorList& operands, const Tensor& out) {
   using Compute = double;
@@ -284,6 +302,7 @@ void run_gemm(const EinsumGemmPlan& g, const TensorList& operands, const Tensor&
   if (g.direct_output) {
     if constexpr (std::is_same_v<T, Compute>) {
       strided_batched_gemm(g, x, y, device_data<T>(out));
+      store_in_place(out);
       return;
     } else {
       FUNCSPEC_UNREACHABLE("a widened einsum GEMM plan that writes the output directly");
@@ -294,16 +313,11 @@ void run_gemm(const EinsumGemmPlan& g, const TensorList& operands, const Tensor&
   const Geometry geometry = geometry_over(g.scatter_sizes);
   const StridedView<const Compute> from =
       view_over(static_cast<const Compute*>(device_data<Compute>(c_scratch)), g.scatter_from_strides, g.scatter_sizes);
-  const StridedView<T> to = view_over(device_data<T>(out), g.scatter_to_strides, g.scatter_sizes);
-  if constexpr (std::is_same_v<T, Compute>) {
-    launch_einsum_copy<T, T>(geometry, from, to);
-  } else {
-    launch_einsum_round(geometry, from, to);
-  }
+  launch_einsum_store<T>(geometry, from, view_over(device_data<T>(out), g.scatter_to_strides, g.scatter_sizes));
 }
 
 template <typename T>
-void run_generic(const cpu::EinsumPlan& plan, const TensorList& operands, const Tensor& out) {
+void run_generic(const common::EinsumPlan& plan, const TensorList& operands, const Tensor& out) {
   // Dims of size 1 index nothing; dropping them keeps the row-major order of the rest.
   std::vector<std::size_t> output_dims, summed_dims;
   std::vector<std::int64_t> output_sizes, summed_sizes;
@@ -339,7 +353,7 @@ void run_generic(const cpu::EinsumPlan& plan, const TensorList& operands, const 
 }  // namespace
 }  // namespace einsum_glue
 
-std::optional<EinsumGemmPlan> plan_einsum_gemm(const cpu::EinsumPlan& plan, const std::vector<Shape>& shapes,
+std::optional<EinsumGemmPlan> plan_einsum_gemm(const common::EinsumPlan& plan, const std::vector<Shape>& shapes,
                                                const std::vector<Strides>& strides, const Strides& out_strides,
                                                DType dtype) {
   using namespace einsum_glue;
@@ -361,7 +375,7 @@ std::optional<EinsumGemmPlan> plan_einsum_gemm(const cpu::EinsumPlan& plan, cons
   return g;
 }
 
-void einsum(const cpu::EinsumPlan& plan, const TensorList& operands, const Tensor& out) {
+void einsum(const common::EinsumPlan& plan, const TensorList& operands, const Tensor& out) {
   using namespace einsum_glue;
   if (out.numel() == 0) return;
   visit_dtype(out.dtype(), [&]<typename T>() {

@@ -1,11 +1,11 @@
 // CUDA kernels of einsum: the strided copies around the cuBLAS products (float32 operands widened
-// to float64 on the way in, the float64 products rounded to float32 on the way out), and the
+// to float64 on the way in; the float64 sums stored as the cpu's on the way out), and the
 // generic kernel for the contractions that are not one product of two floating operands. Compiled
 // with --fmad=false (reference/CMakeLists.txt) so that the generic kernel's products and sums round
 // exactly as the cpu's do.
 #include <cstdint>
-#include <type_traits>
 
+#include "reference/backends/common/accumulator.h"
 #include "reference/backends/cuda/kernel_launch.h"
 #include "reference/backends/cuda/linalg_launch.h"
 
@@ -20,25 +20,22 @@ __global__ void einsum_copy_kernel(Geometry geometry, StridedView<const In> src,
   }
 }
 
-// The cpu's last step for float32: its float64 sum starts at +0, so a zero sum is +0 (adding +0
-// turns a -0 into +0 and changes nothing else, NaN included); then one rounding to nearest even
-// (cvt.rn.f32.f64: overflow gives infinity, float32 subnormals are kept, as on the host).
-__global__ void einsum_round_kernel(Geometry geometry, StridedView<const double> src, StridedView<float> dst) {
+// The cpu's last step (cpu::einsum): its float64 sum starts at +0, so a zero sum is +0, where
+// cuBLAS stores its first product as is and returns -0 whenever every product is -0 (one term
+// (-x)·0, or an underflow). Adding +0 turns a -0 into +0 and changes nothing else, NaN included.
+// Then float32 rounds once to nearest even (cvt.rn.f32.f64: overflow gives infinity, float32
+// subnormals are kept, as on the host). `src` and `dst` may be the same elements (in place).
+template <typename Out>
+__global__ void einsum_store_kernel(Geometry geometry, StridedView<const double> src, StridedView<Out> dst) {
   FUNCSPEC_GRID_STRIDE_LOOP(linear, geometry.numel) {
-    element_at(dst, linear, geometry) = static_cast<float>(element_at(src, linear, geometry) + 0.0);
+    element_at(dst, linear, geometry) = static_cast<Out>(element_at(src, linear, geometry) + 0.0);
   }
 }
-
-// What the cpu multiplies and sums in (cpu::EinsumAccumulator): float32 in float64, int64 in
-// uint64 (wrapping around), float64 in itself.
-template <typename T>
-using Accumulator = std::conditional_t<std::is_same_v<T, float>, double,
-                                       std::conditional_t<std::is_same_v<T, std::int64_t>, std::uint64_t, T>>;
 
 template <typename T>
 __global__ void einsum_generic_kernel(Geometry output, Geometry summed, const EinsumOperand<T>* operands,
                                       int operand_count, StridedView<T> out) {
-  using Acc = Accumulator<T>;
+  using Acc = common::accumulator_t<T>;  // the cpu kernel's: float32 in float64, int64 in uint64
   FUNCSPEC_GRID_STRIDE_LOOP(o, output.numel) {
     std::int64_t output_index[kMaxDims];
     std::int64_t rest = o;
@@ -77,10 +74,11 @@ void launch_einsum_copy(const Geometry& geometry, StridedView<const In> src, Str
   check_launch("einsum copy kernel launch");
 }
 
-void launch_einsum_round(const Geometry& geometry, StridedView<const double> src, StridedView<float> dst) {
+template <typename Out>
+void launch_einsum_store(const Geometry& geometry, StridedView<const double> src, StridedView<Out> dst) {
   if (geometry.numel == 0) return;
-  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, einsum_round_kernel)(geometry, src, dst);
-  check_launch("einsum rounding kernel launch");
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, einsum_store_kernel<Out>)(geometry, src, dst);
+  check_launch("einsum store kernel launch");
 }
 
 template <typename T>
@@ -94,6 +92,8 @@ void launch_einsum_generic(const Geometry& output, const Geometry& summed, const
 
 template void launch_einsum_copy<float, double>(const Geometry&, StridedView<const float>, StridedView<double>);
 template void launch_einsum_copy<double, double>(const Geometry&, StridedView<const double>, StridedView<double>);
+template void launch_einsum_store<float>(const Geometry&, StridedView<const double>, StridedView<float>);
+template void launch_einsum_store<double>(const Geometry&, StridedView<const double>, StridedView<double>);
 
 template void launch_einsum_generic<std::int64_t>(const Geometry&, const Geometry&, const EinsumOperand<std::int64_t>*,
                                                   int, StridedView<std::int64_t>);

@@ -1,11 +1,11 @@
 #pragma once
-// einsum on cuda: the cpu's plan (reference/backends/cpu/linalg_einsum.h), executed as one cuBLAS
+// einsum on cuda: the equation's plan (reference/backends/common/einsum_plan.h), executed as one cuBLAS
 // strided-batched DGEMM where the contraction is a product of two floating operands (float32 ones
 // widened to float64, as the cpu carries them), and by a generic kernel otherwise.
 #include <optional>
 #include <vector>
 
-#include "reference/backends/cpu/linalg_einsum.h"
+#include "reference/backends/common/einsum_plan.h"
 #include "reference/core/tensor.h"
 
 namespace funcspec::cuda {
@@ -31,17 +31,25 @@ namespace funcspec::cuda {
 // output's dims come in the order (batch, Y's, X's), X and Y swap roles (a product of two factors
 // does not depend on their order), so that the output is written directly.
 //
+// Signed zeros: the cpu's sum starts at +0, so its result is never -0 (+0 + -0 = +0, and an exact
+// cancellation rounds to +0). cuBLAS's sum does not start at +0: with beta = 0 it stores its first
+// product as is (an H100 returns (-x)·0 = -0 for k = 1), so its result is -0 where every product
+// is -0: an outer product or a rank-0 factor meeting a zero, k such terms, products that underflow
+// to -0. Any other zero sum is +0 on both sides (round to nearest). Every entry of C is therefore
+// stored with +0 added (launch_einsum_store: in place after a GEMM that wrote the output, else by
+// the scatter), which turns -0 into +0 and changes nothing else, NaN included.
+//
 // float32 (the plan is `widened`): the cpu multiplies and sums float32 in float64 and rounds once
 // (cpu::einsum), and so does cuda. Both operands are always gathered, widened to float64 (exact),
 // cublasDgemmStridedBatched_64 computes C in a float64 scratch, and the scatter rounds each entry
-// to float32 (after adding +0, as the cpu's sum starts at +0). A product of two float32 values is
-// exact in float64, so the two devices differ only in the order of the float64 additions: each
-// float64 sum is within (k - 1)·2^-53·Σ|x||y| of the exact one, and after the one rounding the
-// results are almost always the same bits, else neighbouring float32 values (a wider gap only when
-// the sum cancels to below about k·2^-29·Σ|x||y|). A sum that is exact in float64 in any order
-// (e.g. of values on a 2^-12 grid) gives the cpu's bits. SGEMM is never used: it sums in float32,
-// off by up to about k·2^-24·Σ|x||y|. The copies cost O(inputs + output) next to the O(m·n·k)
-// product, and an H100/H200's float64 tensor-core peak equals its float32 peak.
+// to float32 (after adding +0). A product of two float32 values is exact in float64, so the two
+// devices differ only in the order of the float64 additions: each float64 sum is within
+// (k - 1)·2^-53·Σ|x||y| of the exact one, and after the one rounding the results are almost always
+// the same bits, else neighbouring float32 values (a wider gap only when the sum cancels to below
+// about k·2^-29·Σ|x||y|). A sum that is exact in float64 in any order (e.g. of values on a 2^-12
+// grid) gives the cpu's bits. SGEMM is never used: it sums in float32, off by up to about
+// k·2^-24·Σ|x||y|. The copies cost O(inputs + output) next to the O(m·n·k) product, and an
+// H100/H200's float64 tensor-core peak equals its float32 peak.
 //
 // Copies (gathers and scatters) merge neighbouring dims that both sides walk as one
 // (stride(d) = stride(d+1) * size(d+1) in each), so that a contiguous operand is one flat copy.
@@ -88,7 +96,7 @@ struct EinsumGemmPlan {
 // a widened plan; Float64) into an output with `out_strides`; nothing when the contraction is not
 // one (not two operands, or a summed dim of size 0). Exposed for the tests, which replay it on the
 // host.
-std::optional<EinsumGemmPlan> plan_einsum_gemm(const cpu::EinsumPlan& plan, const std::vector<Shape>& shapes,
+std::optional<EinsumGemmPlan> plan_einsum_gemm(const common::EinsumPlan& plan, const std::vector<Shape>& shapes,
                                                const std::vector<Strides>& strides, const Strides& out_strides,
                                                DType dtype);
 
@@ -96,7 +104,7 @@ std::optional<EinsumGemmPlan> plan_einsum_gemm(const cpu::EinsumPlan& plan, cons
 // of three or more operands run the generic kernel, which repeats the cpu's loop exactly (the same
 // bits); two float32/float64 operands run cuBLAS's DGEMM (NOTE: [einsum through cuBLAS]), which
 // sums in float64 like the cpu but in its own order (float32 results: the cpu's bits, or rarely a
-// neighbouring float32 value).
-void einsum(const cpu::EinsumPlan& plan, const TensorList& operands, const Tensor& out);
+// neighbouring float32 value), a zero sum being +0 as on the cpu.
+void einsum(const common::EinsumPlan& plan, const TensorList& operands, const Tensor& out);
 
 }  // namespace funcspec::cuda

@@ -13,14 +13,17 @@ namespace funcspec::cuda {
 // einsum (linalg_einsum.cu)
 
 // dst[i] = Out(src[i]) for every row-major position i of `geometry`, each through its own strides:
-// the gathers into the layouts cuBLAS reads (float32 widened to float64, exactly) and the float64
-// scatter out of the one it writes. In -> Out: float -> double and double -> double.
+// the gathers into the layouts cuBLAS reads (float32 widened to float64, exactly). In -> Out:
+// float -> double and double -> double.
 template <typename In, typename Out>
 void launch_einsum_copy(const Geometry& geometry, StridedView<const In> src, StridedView<Out> dst);
 
-// dst[i] = float(src[i] + 0.0), rounded to nearest even: the float32 scatter out of the float64
-// product, the cpu's single rounding of its float64 sum (which starts at +0, so a zero sum is +0).
-void launch_einsum_round(const Geometry& geometry, StridedView<const double> src, StridedView<float> dst);
+// dst[i] = Out(src[i] + 0.0) (float32: rounded to nearest even): cuBLAS's float64 sums stored as
+// the cpu's, whose sum starts at +0 (so a zero sum is +0, never cuBLAS's -0) and is rounded once.
+// The scatter out of a scratch C, or in place (src and dst the same elements) after a GEMM that
+// wrote the output itself. Out: float and double.
+template <typename Out>
+void launch_einsum_store(const Geometry& geometry, StridedView<const double> src, StridedView<Out> dst);
 
 // One operand of the generic einsum kernel: its factor for output position o (row-major over the
 // output geometry) and summed position s (row-major over the summed geometry) is
@@ -65,21 +68,21 @@ struct BatchedMatrices {
 // Device scratch of the LU kernels, one slice per batch element (one thread each).
 template <typename T>
 struct LuWorkspace {
-  T* lu = nullptr;                     // batch * n * n: the matrix, then its factors (cpu::lu_factor_in_place)
+  T* lu = nullptr;                     // batch * n * n: the matrix, then its factors (common::lu_factor_in_place)
   std::int64_t* row_of = nullptr;      // batch * n: the row permutation
   T* vectors = nullptr;                // batch * 2n: a right-hand side column and its solution
   std::int64_t* zero_pivot = nullptr;  // batch: the first zero pivot of each matrix, or -1
 };
 
-// Each matrix of `a` ([*, n, n], batch geometry `batch`) factored by cpu::lu_factor_in_place, then:
-// det: out (a view over `batch`) = cpu::lu_determinant.
+// Each matrix of `a` ([*, n, n], batch geometry `batch`) factored by common::lu_factor_in_place, then:
+// det: out (a view over `batch`) = common::lu_determinant.
 template <typename T>
 void launch_det(const Geometry& batch, BatchedMatrices<const T> a, LuWorkspace<T> workspace, StridedView<T> out);
-// slogdet: sign and logabsdet (views over `batch`) = cpu::lu_sign_and_log_abs_determinant.
+// slogdet: sign and logabsdet (views over `batch`) = common::lu_sign_and_log_abs_determinant.
 template <typename T>
 void launch_slogdet(const Geometry& batch, BatchedMatrices<const T> a, LuWorkspace<T> workspace, StridedView<T> sign,
                     StridedView<T> logabsdet);
-// inverse: column j of out solves A·x = e_j (cpu::lu_solve). A matrix with a zero pivot records it in
+// inverse: column j of out solves A·x = e_j (common::lu_solve). A matrix with a zero pivot records it in
 // workspace.zero_pivot and writes nothing; the host raises singular_matrix for the first one.
 template <typename T>
 void launch_inverse(const Geometry& batch, BatchedMatrices<const T> a, LuWorkspace<T> workspace,

@@ -1,13 +1,15 @@
 // CUDA kernels of the random family (NOTE: [cuda random kernels] in random_launch.h). The
-// generator (philox.h) and the distributions (distributions.h) are shared with the cpu, so the same
-// stream gives the same bits on both. Compiled with --fmad=false (reference/CMakeLists.txt).
+// generator (philox.h), the distributions (distributions.h) and the per-dtype draws
+// (backends/common/random_draws.h) are shared with the cpu, so the same stream gives the same bits
+// on both. Compiled with --fmad=false (reference/CMakeLists.txt).
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 
+#include "reference/backends/common/random_draws.h"
 #include "reference/backends/cuda/cuda_device.h"
 #include "reference/backends/cuda/kernel_launch.h"
 #include "reference/backends/cuda/random_launch.h"
+#include "reference/core/cast_scalar.h"
 #include "reference/random/distributions.h"
 
 namespace funcspec::cuda {
@@ -21,54 +23,20 @@ __global__ void philox_blocks_kernel(std::uint64_t seed, std::uint64_t offset, s
   for (int w = 0; w < 4; ++w) out[4 * i + w] = block[w];
 }
 
-// The cpu's uniform_draw / normal_draw (backends/cpu/random.h) for float and double.
-template <typename T>
-__device__ T uniform_draw(const random::PhiloxBlock& block) {
-  if constexpr (std::is_same_v<T, float>)
-    return random::uniform_float32(block);
-  else
-    return random::uniform_float64(block);
-}
-
-template <typename T>
-__device__ T normal_draw(const random::PhiloxBlock& block) {
-  if constexpr (std::is_same_v<T, float>)
-    return random::normal_float32(block);
-  else
-    return random::normal_float64(block);
-}
-
-// The cpu's multiply_add: a + b * c rounded once.
-template <typename T>
-__device__ T multiply_add(T b, T c, T a) {
-  if constexpr (std::is_same_v<T, float>)
-    return ::fmaf(b, c, a);
-  else
-    return ::fma(b, c, a);
-}
-
-// cast_scalar<T> of an int64 or a bool (reference/core/scalar.h) for the cuda dtypes.
-template <typename T>
-__device__ T from_int64(std::int64_t value) {
-  if constexpr (std::is_same_v<T, bool>)
-    return value != 0;
-  else
-    return static_cast<T>(value);
-}
-
 template <typename T>
 __global__ void fill_uniform_kernel(Geometry geometry, StridedView<T> out, random::PhiloxStream stream, T low,
                                     T width) {
   FUNCSPEC_GRID_STRIDE_LOOP(i, geometry.numel) {
     element_at(out, i, geometry) =
-        multiply_add(width, uniform_draw<T>(stream.block(static_cast<std::uint64_t>(i))), low);
+        common::multiply_add(width, common::uniform_draw<T>(stream.block(static_cast<std::uint64_t>(i))), low);
   }
 }
 
 template <typename T>
 __global__ void fill_normal_kernel(Geometry geometry, StridedView<T> out, random::PhiloxStream stream, T mean, T std) {
   FUNCSPEC_GRID_STRIDE_LOOP(i, geometry.numel) {
-    element_at(out, i, geometry) = multiply_add(std, normal_draw<T>(stream.block(static_cast<std::uint64_t>(i))), mean);
+    element_at(out, i, geometry) =
+        common::multiply_add(std, common::normal_draw<T>(stream.block(static_cast<std::uint64_t>(i))), mean);
   }
 }
 
@@ -77,7 +45,7 @@ __global__ void fill_randint_kernel(Geometry geometry, StridedView<T> out, rando
                                     std::int64_t low, std::int64_t high) {
   FUNCSPEC_GRID_STRIDE_LOOP(i, geometry.numel) {
     element_at(out, i, geometry) =
-        from_int64<T>(random::randint_value(stream.block(static_cast<std::uint64_t>(i)), low, high));
+        cast_scalar<T>(random::randint_value(stream.block(static_cast<std::uint64_t>(i)), low, high));
   }
 }
 
@@ -126,9 +94,9 @@ template <typename T>
 __global__ void normal_tensor_kernel(Geometry geometry, StridedView<T> mean, StridedView<T> std, StridedView<T> out,
                                      random::PhiloxStream stream) {
   FUNCSPEC_GRID_STRIDE_LOOP(i, geometry.numel) {
-    element_at(out, i, geometry) =
-        multiply_add(element_at(std, i, geometry), normal_draw<T>(stream.block(static_cast<std::uint64_t>(i))),
-                     element_at(mean, i, geometry));
+    element_at(out, i, geometry) = common::multiply_add(
+        element_at(std, i, geometry), common::normal_draw<T>(stream.block(static_cast<std::uint64_t>(i))),
+        element_at(mean, i, geometry));
   }
 }
 

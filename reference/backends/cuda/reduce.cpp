@@ -4,20 +4,12 @@
 #include "reference/backends/cuda/reduce.h"
 
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
-#include "reference/backends/cpu/reduce.h"
 #include "reference/backends/cuda/device_tensor.h"
 #include "reference/backends/cuda/reduce_launch.h"
 
 namespace funcspec::cuda {
-
-static_assert(std::is_same_v<device_accumulator_t<bool>, cpu::accumulator_t<bool>> &&
-                  std::is_same_v<device_accumulator_t<std::int64_t>, cpu::accumulator_t<std::int64_t>> &&
-                  std::is_same_v<device_accumulator_t<float>, cpu::accumulator_t<float>> &&
-                  std::is_same_v<device_accumulator_t<double>, cpu::accumulator_t<double>>,
-              "the CUDA reductions accumulate in the cpu's types");
 
 // Named after the file so that unity builds never merge these helpers with another file's.
 namespace reduce_glue {

@@ -15,17 +15,19 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "reference/backends/cpu/scalar_math.h"
+#include "reference/backends/common/accumulator.h"
+#include "reference/backends/common/scalar_math.h"
 #include "reference/backends/cuda/kernel_launch.h"
 #include "reference/backends/cuda/reduce_launch.h"
 #include "reference/backends/cuda/reduce_support.h"
+#include "reference/core/cast_scalar.h"
 
 namespace funcspec::cuda {
 // Named after the file so that a unity build never merges these kernels with another file's.
 namespace reduce_kernels {
 namespace {
 
-namespace math = cpu::math;
+namespace math = common::math;
 
 // ---- What each reduction folds (the cpu's reduce.cpp, element for element) ----
 // A reducer has: State (what is folded), Out (the output element), identity(), fold(state, x, r)
@@ -34,24 +36,24 @@ namespace math = cpu::math;
 
 template <typename T>
 struct SumReducer {
-  using Acc = device_accumulator_t<T>;
+  using Acc = common::accumulator_t<T>;
   using State = Acc;
   using Out = T;
   __device__ State identity() const { return Acc(0); }
-  __device__ State fold(State s, T x, std::int64_t) const { return accumulate_add(s, to_accumulator(x)); }
+  __device__ State fold(State s, T x, std::int64_t) const { return accumulate_add(s, cast_scalar<Acc>(x)); }
   __device__ State combine(State a, State b) const { return accumulate_add(a, b); }
-  __device__ Out finish(State s) const { return from_accumulator<T>(s); }
+  __device__ Out finish(State s) const { return cast_scalar<T>(s); }
 };
 
 template <typename T>
 struct ProdReducer {
-  using Acc = device_accumulator_t<T>;
+  using Acc = common::accumulator_t<T>;
   using State = Acc;
   using Out = T;
   __device__ State identity() const { return Acc(1); }
-  __device__ State fold(State s, T x, std::int64_t) const { return accumulate_mul(s, to_accumulator(x)); }
+  __device__ State fold(State s, T x, std::int64_t) const { return accumulate_mul(s, cast_scalar<Acc>(x)); }
   __device__ State combine(State a, State b) const { return accumulate_mul(a, b); }
-  __device__ Out finish(State s) const { return from_accumulator<T>(s); }
+  __device__ Out finish(State s) const { return cast_scalar<T>(s); }
 };
 
 // all (kAll) or any: every / some element is non-zero (NaN is non-zero, as cast_scalar<bool>).
@@ -127,7 +129,7 @@ struct NormReducer {
       s = math::sqrt(s);
     else if constexpr (kOrder == -1)
       s = math::pow(s, 1.0 / p);
-    return from_accumulator<T>(s);
+    return cast_scalar<T>(s);
   }
 };
 

@@ -24,7 +24,6 @@
 // always equal the cpu's anyway. How the tree is computed (one thread per chunk, or warps staging
 // contiguous rows through shared memory) changes nothing in the result.
 #include <cstdint>
-#include <type_traits>
 
 #include "reference/backends/cuda/strided_view.h"
 
@@ -32,11 +31,6 @@ namespace funcspec::cuda {
 
 inline constexpr std::int64_t kReduceChunk = 4096;
 inline constexpr std::int64_t kReduceGroup = 256;
-
-// cpu::accumulator_t (backends/cpu/reduce.h, which nvcc cannot read) for the dtypes cuda holds: float
-// and double accumulate in double, bool and int64 in uint64; reduce.cpp checks that the two agree.
-template <typename T>
-using device_accumulator_t = std::conditional_t<std::is_floating_point_v<T>, double, std::uint64_t>;
 
 enum class ReduceKind { Sum, Prod, Amax, Amin, Argmax, Argmin, All, Any, Norm };
 

@@ -1,5 +1,5 @@
 #pragma once
-// What the reduction and scan kernels (reduce.cu, scan.cu) share: the cpu's accumulation type and
+// What the reduction and scan kernels (reduce.cu, scan.cu) share: the cpu's accumulating
 // arithmetic, and stream-ordered scratch memory. nvcc only (device code and the CUDA runtime).
 #include <cuda_runtime.h>
 
@@ -13,9 +13,11 @@
 
 namespace funcspec::cuda {
 
-// Accumulating arithmetic in device_accumulator_t. Double adds and multiplies are the IEEE
-// round-to-nearest ones and are never contracted into fused multiply-adds (the cpu's g++ build,
-// without FMA instructions, never fuses either), so a sequential fold gives the cpu's bits.
+// Accumulating arithmetic in common::accumulator_t (backends/common/accumulator.h): elements
+// convert to it and back with cast_scalar (core/cast_scalar.h), as on the cpu. Double adds and
+// multiplies are the IEEE round-to-nearest ones and are never contracted into fused multiply-adds
+// (the cpu's g++ build, without FMA instructions, never fuses either), so a sequential fold gives
+// the cpu's bits.
 template <typename Acc>
 __device__ inline Acc accumulate_add(Acc a, Acc b) {
   if constexpr (std::is_same_v<Acc, double>)
@@ -30,22 +32,6 @@ __device__ inline Acc accumulate_mul(Acc a, Acc b) {
     return __dmul_rn(a, b);
   else
     return a * b;
-}
-
-// cast_scalar (core/scalar.h) between an element type and its accumulator: bool -> 0/1, int64 ->
-// uint64 modulo 2^64, float -> double exactly; back: to bool is `!= 0`, uint64 -> int64 modulo 2^64,
-// double -> float rounds to nearest.
-template <typename T>
-__device__ inline device_accumulator_t<T> to_accumulator(T x) {
-  return static_cast<device_accumulator_t<T>>(x);
-}
-
-template <typename T, typename Acc>
-__device__ inline T from_accumulator(Acc a) {
-  if constexpr (std::is_same_v<T, bool>)
-    return a != Acc(0);
-  else
-    return static_cast<T>(a);
 }
 
 // Device memory for one operation's intermediate values, allocated and freed in stream order on

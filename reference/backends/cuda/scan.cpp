@@ -5,7 +5,7 @@
 #include <array>
 #include <string_view>
 
-#include "reference/backends/cpu/reversed_view.h"
+#include "reference/backends/common/reversed_view.h"
 #include "reference/backends/cuda/device_tensor.h"
 #include "reference/backends/cuda/scan_launch.h"
 
@@ -99,7 +99,7 @@ void flip_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64
   // The cpu's reversed view; the gather then copies it with no shift.
   RollLayout layout;
   layout.geometry = geometry_of(in.shape(), "flip");
-  roll_on_cuda(cpu::reversed_view(in, dims), out, layout, "flip");
+  roll_on_cuda(common::reversed_view(in, dims), out, layout, "flip");
 }
 
 void roll_kernel(const Tensor& in, const Tensor& out, std::span<const std::int64_t> shifts,

@@ -5,17 +5,19 @@
 #include <cstdint>
 #include <utility>
 
-#include "reference/backends/cpu/scalar_math.h"
+#include "reference/backends/common/accumulator.h"
+#include "reference/backends/common/scalar_math.h"
 #include "reference/backends/cuda/kernel_launch.h"
 #include "reference/backends/cuda/reduce_support.h"
 #include "reference/backends/cuda/scan_launch.h"
+#include "reference/core/cast_scalar.h"
 
 namespace funcspec::cuda {
 // Named after the file so that a unity build never merges these kernels with another file's.
 namespace scan_kernels {
 namespace {
 
-namespace math = cpu::math;
+namespace math = common::math;
 
 constexpr int kThreads = 128;
 
@@ -24,15 +26,15 @@ __device__ inline std::int64_t min64(std::int64_t a, std::int64_t b) { return a 
 // ---- cumsum / cumprod: one thread per lane, sequential along the dim ----
 template <typename T, bool kProduct>
 __global__ void scan_kernel(const T* in, T* out, const __grid_constant__ LaneLayout layout, std::int64_t length) {
-  using Acc = device_accumulator_t<T>;
+  using Acc = common::accumulator_t<T>;
   FUNCSPEC_GRID_STRIDE_LOOP(lane, layout.lanes.numel) {
     const T* src = in + offset_of(lane, layout.lanes, layout.strides[0]);
     T* dst = out + offset_of(lane, layout.lanes, layout.strides[1]);
     Acc running = Acc(kProduct ? 1 : 0);
     for (std::int64_t i = 0; i < length; ++i) {
-      const Acc x = to_accumulator(src[i * layout.steps[0]]);
+      const Acc x = cast_scalar<Acc>(src[i * layout.steps[0]]);
       running = kProduct ? accumulate_mul(running, x) : accumulate_add(running, x);
-      dst[i * layout.steps[1]] = from_accumulator<T>(running);
+      dst[i * layout.steps[1]] = cast_scalar<T>(running);
     }
   }
 }

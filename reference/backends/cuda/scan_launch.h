@@ -3,7 +3,7 @@
 // C++17: nvcc compiles this header too.
 //
 // Orders: cumsum/cumprod run one thread per lane, sequentially along the dim in the cpu's
-// accumulation type (reduce_launch.h: device_accumulator_t), so they equal the cpu bit for bit.
+// accumulation type (backends/common/accumulator.h), so they equal the cpu bit for bit.
 // sort/topk are a bottom-up merge sort per lane that takes from the left run on ties: a stable
 // sort, whose result is unique, so values and indices equal the cpu's std::stable_sort.
 #include <cstdint>

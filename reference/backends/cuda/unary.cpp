@@ -7,16 +7,16 @@
 
 namespace funcspec::cuda {
 
-void unary_kernel(cpu::UnaryFn fn, const Tensor& in, const Tensor& out, const cpu::UnaryParams& params) {
+void unary_kernel(common::UnaryFn fn, const Tensor& in, const Tensor& out, const common::UnaryParams& params) {
   const Geometry geometry = geometry_of(out.shape(), "unary");
-  if (fn == cpu::UnaryFn::LogicalNot) {
+  if (fn == common::UnaryFn::LogicalNot) {
     visit_cuda_dtype(in.dtype(), [&]<typename T>() {
       launch_logical_not<T>(geometry, strided_view_of<bool>(out, "unary"), strided_view_of<T>(in, "unary"));
     });
     return;
   }
   FUNCSPEC_INTERNAL_ASSERT(in.dtype() == out.dtype(), "unary kernel with different input and output dtypes");
-  FUNCSPEC_INTERNAL_ASSERT(cpu::keeps_dtype(fn) || is_floating(in.dtype()),
+  FUNCSPEC_INTERNAL_ASSERT(common::keeps_dtype(fn) || is_floating(in.dtype()),
                            "floating unary function on a non-floating dtype");
   visit_cuda_dtype(in.dtype(), [&]<typename T>() {
     // softplus's parameters converted as the cpu kernel converts them.

@@ -1,18 +1,19 @@
-// CUDA kernels of the unary elementwise ops: each function is the cpu backend's scalar function
-// (cpu/unary_math.h, host+device), mapped over the operands by the elementwise drivers.
+// CUDA kernels of the unary elementwise ops: each function is the scalar function the cpu backend
+// calls (backends/common/unary_math.h, host+device), mapped over the operands by the elementwise
+// drivers.
 #include <cstdint>
 #include <type_traits>
 
-#include "reference/backends/cpu/unary_math.h"
+#include "reference/backends/common/unary_math.h"
 #include "reference/backends/cuda/elementwise.cuh"
 #include "reference/backends/cuda/unary_launch.h"
 
 namespace funcspec::cuda {
 namespace {
 
-namespace m = cpu::elementwise_math;
-namespace math = cpu::math;
-using cpu::UnaryFn;
+namespace m = common::elementwise_math;
+namespace math = common::math;
+using common::UnaryFn;
 
 // One functor per function, calling exactly what cpu/unary.cpp calls.
 #define FUNCSPEC_UNARY_FUNCTOR(Name, expression) \

@@ -2,13 +2,13 @@
 // rounded once to the dtype, as the oracle computes it.
 #include <gtest/gtest.h>
 
-#include "reference/backends/cpu/unary_math.h"
+#include "reference/backends/common/unary_math.h"
 
 namespace funcspec::gelu_constants_test {
 
 template <typename T>
 void expect_rounded_from_the_oracle() {
-  using C = cpu::elementwise_math::GeluConstants<T>;
+  using C = common::elementwise_math::GeluConstants<T>;
   const oracle_t sqrt_half = boost::multiprecision::sqrt(oracle_t(0.5));
   const oracle_t pi = boost::math::constants::pi<oracle_t>();
   const oracle_t tanh_scale = boost::multiprecision::sqrt(2 / pi);

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "reference/backends/cpu/scalar_math.h"
+#include "reference/backends/common/scalar_math.h"
 #include "reference/core/oracle.h"
 #include "reference/random/distributions.h"
 #include "reference/random/generator.h"
@@ -97,7 +97,7 @@ TEST(PortableDistributions, LogIsWithinTwoUlpsAcrossTheUnitInterval) {
   for (int i = 0; i < 20000; ++i) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;  // an LCG spreads the points
     const double u = open_unit_interval(x >> (i % 60));       // down to 2^-65
-    worst = std::max(worst, ulps(portable_log(u), cpu::math::log(oracle_t(u))));
+    worst = std::max(worst, ulps(portable_log(u), common::math::log(oracle_t(u))));
   }
   EXPECT_LE(worst, 2.0);
 }
@@ -112,10 +112,10 @@ TEST(PortableDistributions, CosineOfQuarterTurnsIsExact) {
 TEST(PortableDistributions, CosineIsWithinTwoUlpsOfTheOracle) {
   double worst_abs = 0;
   std::uint64_t t = 0x9e3779b97f4a7c15ull;
-  const oracle_t two_pi = 2 * cpu::math::pi<oracle_t>();
+  const oracle_t two_pi = 2 * common::math::pi<oracle_t>();
   for (int i = 0; i < 20000; ++i) {
     t = t * 6364136223846793005ull + 1442695040888963407ull;
-    const oracle_t want = cpu::math::cos(two_pi * boost::multiprecision::ldexp(oracle_t(t), -64));
+    const oracle_t want = common::math::cos(two_pi * boost::multiprecision::ldexp(oracle_t(t), -64));
     // Relative to max(|cos|, 2^-20): near a zero of cos the oracle's own argument 2 pi t is a
     // product whose last-bit effects are not the portable function's error.
     const double w = want.convert_to<double>();

@@ -2,10 +2,14 @@
 // from cuBLAS's documented contract, so the backend's calls are checked against that contract
 // rather than against the backend's own idea of it. Column-major: element (i, j) of an r×c operand
 // with leading dimension ld is at [i + j·ld], op(X) is X or its transpose, C = alpha·op(A)·op(B) +
-// beta·C per batch element, and C is not read when beta is zero.
+// beta·C per batch element, and C is not read when beta is zero. The sums are a GPU's, not the
+// cpu's: they start from the first product, not from +0 (signed zeros come out as an H100's), and
+// accumulate with fused multiply-adds, so a caller that relies on the cpu's zeros or bits fails
+// here as it would on a GPU.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -105,13 +109,21 @@ cublasStatus_t cublasDgemmStridedBatched_64(cublasHandle_t handle, cublasOperati
     double* c_batch = c + batch * stride_c;
     for (std::int64_t j = 0; j < n; ++j) {
       for (std::int64_t i = 0; i < m; ++i) {
+        const auto a_ip = [&](std::int64_t p) {
+          return transa == CUBLAS_OP_N ? a_batch[i + p * lda] : a_batch[p + i * lda];
+        };
+        const auto b_pj = [&](std::int64_t p) {
+          return transb == CUBLAS_OP_N ? b_batch[p + j * ldb] : b_batch[j + p * ldb];
+        };
+        // No products (k = 0 or alpha = 0): C = beta·C, so zero here, as the reference BLAS sets it.
         double sum = 0.0;
         if (reads_products) {
-          for (std::int64_t p = 0; p < k; ++p) {
-            const double a_ip = transa == CUBLAS_OP_N ? a_batch[i + p * lda] : a_batch[p + i * lda];
-            const double b_pj = transb == CUBLAS_OP_N ? b_batch[p + j * ldb] : b_batch[j + p * ldb];
-            sum += a_ip * b_pj;
-          }
+          // As a GPU's DGEMM sums: not from +0 but from the first product as is, so that a single
+          // product (-x)·0 (an outer product) or products that are all -0 give -0, where a sum
+          // started at +0 would give +0 and hide a caller that needs +0; then each further product
+          // by a fused multiply-add (one rounding, where the cpu rounds the product and the sum).
+          sum = a_ip(0) * b_pj(0);
+          for (std::int64_t p = 1; p < k; ++p) sum = std::fma(a_ip(p), b_pj(p), sum);
         }
         double& c_ij = c_batch[i + j * ldc];
         c_ij = *beta == 0.0 ? *alpha * sum : *alpha * sum + *beta * c_ij;

@@ -9,7 +9,8 @@
 //   operands widened to float64 like the cpu's, and rounded once): float64 within the classic bound
 //   for a sum of k products, |error| <= (2k + 2) u * sum |a||b| (u = 2^-53); float32 within one
 //   float32 ulp (see expect_sum_close), and the cpu's bits whenever the float64 sum is exact in any
-//   order; slogdet's log|det| (CUDA's log and glibc's differ by an ulp or two per pivot).
+//   order, and zero sums are +0 as on the cpu (cuBLAS's -0 is not); slogdet's log|det| (CUDA's log
+//   and glibc's differ by an ulp or two per pivot).
 // The einsum GEMM plan is also replayed on the host (no GPU needed): gathers (widening float32),
 // cuBLAS's column-major strided-batched product and the scatter (rounding to float32), checked
 // against the cpu kernel and for in-bounds reads.
@@ -22,12 +23,13 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/api/linalg.h"
 #include "reference/api/unary.h"
 #include "reference/api/view.h"
-#include "reference/backends/cpu/linalg_einsum.h"
+#include "reference/backends/common/einsum_plan.h"
 #include "reference/backends/cuda/linalg_einsum.h"
 #include "tests/reference/backends/cuda/cuda_test_support.h"
 
@@ -192,7 +194,7 @@ void expect_sum_close(const Tensor& on_cuda, const Tensor& on_cpu, const Tensor&
 
 // The number of summed positions of `equation` over operands of `shapes` (the plan's summed dims).
 std::int64_t summed_count(const std::string& equation, const std::vector<Shape>& shapes) {
-  const cpu::EinsumPlan plan = cpu::plan_einsum(equation, shapes);
+  const common::EinsumPlan plan = common::plan_einsum(equation, shapes);
   std::int64_t k = 1;
   for (std::size_t d = plan.output_rank; d < plan.sizes.size(); ++d) k *= plan.sizes[d];
   return k;
@@ -333,13 +335,6 @@ TEST(CudaLinalgEinsum, TwoFloat32OperandsAreCarriedInFloat64LikeTheCpu) {
   const Tensor w = from_values({1, 1, 1}, {3}, DType::Float32);
   expect_identical(ops::dot(same_view_on_cuda(v), same_view_on_cuda(w)), ops::dot(v, w), "dot");
   EXPECT_EQ(ops::dot(same_view_on_cuda(v), same_view_on_cuda(w)).to_vector<double>(), std::vector<double>{1.0});
-  // A zero sum is +0, as the cpu's (which starts at +0), even when every product is -0.
-  const Tensor negative_zeros = from_values({-0.0, -0.0, -0.0}, {3}, DType::Float32);
-  const Tensor positive = from_values({1, 2, 3}, {3}, DType::Float32);
-  expect_identical(ops::dot(same_view_on_cuda(negative_zeros), same_view_on_cuda(positive)),
-                   ops::dot(negative_zeros, positive), "dot of -0");
-  expect_identical(ops::outer(same_view_on_cuda(negative_zeros), same_view_on_cuda(positive)),
-                   ops::outer(negative_zeros, positive), "outer of -0");
   // Products beyond float32's range are fine in float64: 1e60 - 1e60 is 0 (in float32, inf - inf).
   const Tensor big = from_values({1e30, 1e30}, {2}, DType::Float32);
   const Tensor signs = from_values({1e30, -1e30}, {2}, DType::Float32);
@@ -449,6 +444,42 @@ TEST(CudaLinalgEinsum, MatrixProductOpsOnTransposedInputs) {
     expect_sum_close(ops::trace(same_view_on_cuda(ops::mm(at, a))), ops::trace(ops::mm(at, a)),
                      ops::trace(ops::mm(ops::transpose(ab, 0, 1), ab)), 6 * 4, "trace(a.t() a)");
   }
+}
+
+TEST(CudaLinalgEinsum, ZeroSumsArePositiveAsOnTheCpu) {
+  FUNCSPEC_REQUIRE_GPU();
+  // The cpu's sum starts at +0, so it is +0 even where every product is -0; cuBLAS stores a single
+  // product as is. One term (outer products, a rank-0 factor) and several, with C written into the
+  // output directly (float64 outer, mm) or scattered (float32, or a transposed output), and float64
+  // products that underflow to -0.
+  for (DType dtype : {DType::Float32, DType::Float64}) {
+    const std::string name(dtype_name(dtype));
+    const Tensor negative_zeros = from_values({-0.0, -0.0, -0.0}, {3}, dtype);
+    const Tensor positive = from_values({1, 2, 3}, {3}, dtype);
+    const Tensor negative = from_values({-1, -2, -3}, {3}, dtype);
+    const Tensor zeros = from_values({0, 0, 0}, {3}, dtype);
+    const Tensor zero = from_values({0}, {}, dtype);
+    const Tensor matrix = from_values({-1, 2, -3, 4, -5, 6}, {2, 3}, dtype);
+    // dot with every product -0; outer (k = 1) into its own layout and transposed; a rank-0 factor;
+    // mm with k = 1; mv whose products have both signs (+0 anyway).
+    const std::vector<std::pair<std::string, TensorList>> cases = {
+        {"i,i->", {negative_zeros, positive}},
+        {"i,j->ij", {negative, zeros}},
+        {"i,j->ji", {negative, zeros}},
+        {"ij,->ij", {matrix, zero}},
+        {"ik,kj->ij", {ops::reshape(negative, {3, 1}), ops::reshape(zeros, {1, 3})}},
+        {"ij,j->i", {matrix, negative_zeros}},
+    };
+    for (const auto& [equation, inputs] : cases) {
+      expect_identical(ops::einsum(equation, on_cuda(inputs)), ops::einsum(equation, inputs), equation + " " + name);
+    }
+  }
+  const Tensor tiny = from_values({1e-200, 1e-200}, {2}, DType::Float64);
+  const Tensor negative_tiny = from_values({-1e-200, -1e-200}, {2}, DType::Float64);
+  expect_identical(ops::dot(same_view_on_cuda(tiny), same_view_on_cuda(negative_tiny)), ops::dot(tiny, negative_tiny),
+                   "dot of products that underflow to -0");
+  expect_identical(ops::outer(same_view_on_cuda(tiny), same_view_on_cuda(negative_tiny)),
+                   ops::outer(tiny, negative_tiny), "outer of products that underflow to -0");
 }
 
 TEST(CudaLinalgEinsum, NanAndInfinityPropagateThroughCublas) {
@@ -741,8 +772,9 @@ double op_element(const ReplayOperand& z, const cuda::EinsumGemmOperand& op, std
   return op.transposed ? z.at(base + col + row * op.ld, what) : z.at(base + row + col * op.ld, what);
 }
 
-// The output (row-major, contiguous) that the plan computes for `inputs`: C in double (the
-// DGEMM), and for a widened plan the scatter's rounding to float32 after adding +0.
+// The output (row-major, contiguous) that the plan computes for `inputs`: C in double (the DGEMM,
+// each sum started from its first product as cuBLAS's are, not from +0), then every entry stored
+// after adding +0, in place or by the scatter (which rounds a widened plan's to float32).
 std::vector<double> replay(const cuda::EinsumGemmPlan& g, const TensorList& inputs, std::int64_t out_numel,
                            const std::string& what) {
   const ReplayOperand x = replay_operand(g.x, inputs[g.left], what + " X");
@@ -755,8 +787,9 @@ std::vector<double> replay(const cuda::EinsumGemmPlan& g, const TensorList& inpu
       for (std::int64_t j = 0; j < g.m; ++j) {
         double sum = 0;
         for (std::int64_t l = 0; l < g.k; ++l) {
-          sum += op_element(y, g.y, b * g.y.batch_stride, i, l, what + " Y") *
-                 op_element(x, g.x, b * g.x.batch_stride, l, j, what + " X");
+          const double product = op_element(y, g.y, b * g.y.batch_stride, i, l, what + " Y") *
+                                 op_element(x, g.x, b * g.x.batch_stride, l, j, what + " X");
+          sum = l == 0 ? product : sum + product;
         }
         const std::int64_t at = b * g.c_batch_stride + i + j * g.ldc;
         EXPECT_TRUE(at >= 0 && at < static_cast<std::int64_t>(c.size())) << what << ": writes C element " << at;
@@ -764,7 +797,10 @@ std::vector<double> replay(const cuda::EinsumGemmPlan& g, const TensorList& inpu
       }
     }
   }
-  if (g.direct_output) return c;
+  if (g.direct_output) {
+    for (double& entry : c) entry += 0.0;
+    return c;
+  }
   // The scatter into a contiguous output.
   std::vector<double> out(static_cast<std::size_t>(out_numel), std::numeric_limits<double>::quiet_NaN());
   std::int64_t count = 1;
@@ -778,7 +814,8 @@ std::vector<double> replay(const cuda::EinsumGemmPlan& g, const TensorList& inpu
       to += index[d] * g.scatter_to_strides[d];
     }
     const double value = c.at(static_cast<std::size_t>(from));
-    out.at(static_cast<std::size_t>(to)) = g.widened ? static_cast<double>(static_cast<float>(value + 0.0)) : value;
+    out.at(static_cast<std::size_t>(to)) =
+        g.widened ? static_cast<double>(static_cast<float>(value + 0.0)) : value + 0.0;
     for (std::size_t d = index.size(); d-- > 0;) {
       if (++index[d] < g.scatter_sizes[d]) break;
       index[d] = 0;
@@ -795,11 +832,21 @@ std::optional<cuda::EinsumGemmPlan> gemm_plan_for(const std::string& equation, c
     shapes.push_back(t.shape());
     strides.push_back(t.strides());
   }
-  return cuda::plan_einsum_gemm(cpu::plan_einsum(equation, shapes), shapes, strides, out.strides(), out.dtype());
+  return cuda::plan_einsum_gemm(common::plan_einsum(equation, shapes), shapes, strides, out.strides(), out.dtype());
+}
+
+// Equality of the bits, the sign of zero included (the replayed outputs hold no NaN).
+void expect_same_bits(const std::vector<double>& got, const std::vector<double>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i], want[i]) << what << ": element " << i;
+    EXPECT_EQ(std::signbit(got[i]), std::signbit(want[i])) << what << ": sign of element " << i;
+  }
 }
 
 // float64 on small integers and float32 on the 2^-12 grid: sums exact in double, so the replay
-// (which sums in its own order, like cuBLAS) must give the cpu's bits, after the float32 rounding.
+// (which sums in its own order, like cuBLAS) must give the cpu's bits, after the float32 rounding;
+// zero sums included (the small integers make one-term products (-x)·0, which cuBLAS leaves -0).
 TEST(CudaLinalgEinsumGemmPlan, ReplayedOnTheHostEqualsTheCpuKernel) {
   Values values(13);
   for (DType dtype : {DType::Float64, DType::Float32}) {
@@ -827,8 +874,7 @@ TEST(CudaLinalgEinsumGemmPlan, ReplayedOnTheHostEqualsTheCpuKernel) {
             EXPECT_FALSE(g->direct_output) << what;
           }
           if (want.numel() == 0) continue;  // the kernel returns before running the plan
-          const std::vector<double> got = replay(*g, inputs, want.numel(), what);
-          EXPECT_EQ(got, want.to_vector<double>()) << what;
+          expect_same_bits(replay(*g, inputs, want.numel(), what), want.to_vector<double>(), what);
         }
       }
     }
@@ -899,7 +945,7 @@ TEST(CudaLinalgEinsumGemmPlan, CommonProductsReadAndWriteInPlace) {
   }
   // The benchmark's 4096x4096 product: in float64 one DGEMM, no copies; in float32 one DGEMM
   // between three flat copies (two widening, one rounding).
-  const cpu::EinsumPlan plan = cpu::plan_einsum("ij,jk->ik", {{4096, 4096}, {4096, 4096}});
+  const common::EinsumPlan plan = common::plan_einsum("ij,jk->ik", {{4096, 4096}, {4096, 4096}});
   for (DType dtype : {DType::Float64, DType::Float32}) {
     const std::optional<cuda::EinsumGemmPlan> g =
         cuda::plan_einsum_gemm(plan, {{4096, 4096}, {4096, 4096}}, {{4096, 1}, {4096, 1}}, {4096, 1}, dtype);

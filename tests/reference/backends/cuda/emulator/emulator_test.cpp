@@ -190,5 +190,43 @@ TEST(CudaEmulatorCublas, StridedBatchedGemmFollowsTheColumnMajorContract) {
   cublasDestroy_v2(handle);
 }
 
+// The sums of a GPU's DGEMM, which the backend must not mistake for the cpu's: they start from the
+// first product (an H100 returns -0 for the one-term product (-2)·0; the cpu's sum, started at +0,
+// gives +0) and accumulate with fused multiply-adds (one rounding per term).
+TEST(CudaEmulatorCublas, SumsStartFromTheFirstProductAndFuseAsAGpusDo) {
+  cublasHandle_t handle = nullptr;
+  ASSERT_EQ(cublasCreate_v2(&handle), CUBLAS_STATUS_SUCCESS);
+  // C (1×1) = a·b over k terms, a a row (1×k, lda 1), b a column (k×1, ldb k).
+  const auto dot = [&](const std::vector<double>& a, const std::vector<double>& b) {
+    const auto k = static_cast<std::int64_t>(a.size());
+    void *da = nullptr, *db = nullptr, *dc = nullptr;
+    EXPECT_EQ(cudaMalloc(&da, a.size() * sizeof(double)), cudaSuccess);
+    EXPECT_EQ(cudaMalloc(&db, b.size() * sizeof(double)), cudaSuccess);
+    EXPECT_EQ(cudaMalloc(&dc, sizeof(double)), cudaSuccess);
+    cudaMemcpy(da, a.data(), a.size() * sizeof(double), cudaMemcpyHostToDevice);
+    cudaMemcpy(db, b.data(), b.size() * sizeof(double), cudaMemcpyHostToDevice);
+    const double one = 1.0, zero = 0.0;
+    EXPECT_EQ(cublasDgemmStridedBatched_64(handle, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, k, &one, static_cast<double*>(da), 1,
+                                           0, static_cast<double*>(db), k, 0, &zero, static_cast<double*>(dc), 1, 0, 1),
+              CUBLAS_STATUS_SUCCESS);
+    double c = std::numeric_limits<double>::quiet_NaN();
+    cudaMemcpy(&c, dc, sizeof(double), cudaMemcpyDeviceToHost);
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(dc);
+    return c;
+  };
+  const double one_term = dot({-2.0}, {0.0});
+  EXPECT_EQ(one_term, 0.0);
+  EXPECT_TRUE(std::signbit(one_term)) << "(-2)·0 as a GPU stores it: -0";
+  EXPECT_TRUE(std::signbit(dot({-2.0, 3.0}, {0.0, -0.0}))) << "-0 + -0";
+  EXPECT_FALSE(std::signbit(dot({-2.0, 3.0}, {0.0, 0.0}))) << "-0 + +0";
+  EXPECT_FALSE(std::signbit(dot({2.0, -3.0}, {1.5, 1.0}))) << "3 - 3 cancels to +0";
+  // -(1 + 2^-29) + (1 + 2^-30)^2: fused, the second product's 2^-60 survives; rounded first, it is lost.
+  const double x = 1.0 + 0x1p-30;
+  EXPECT_EQ(dot({-1.0, x}, {1.0 + 0x1p-29, x}), 0x1p-60);
+  cublasDestroy_v2(handle);
+}
+
 }  // namespace
 }  // namespace funcspec::cuda_emulator_test

@@ -2,7 +2,7 @@
 // The unary elementwise functions and their parameters, shared by the cpu and CUDA backends (plain
 // C++17, so the CUDA launchers take them too).
 
-namespace funcspec::cpu {
+namespace funcspec::common {
 
 enum class UnaryFn {
   // Keep the input's dtype (bool only where the op layer allows it).
@@ -43,4 +43,4 @@ struct UnaryParams {
   double threshold = 20.0;  // softplus
 };
 
-}  // namespace funcspec::cpu
+}  // namespace funcspec::common

@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "reference/backends/cpu/scalar_math.h"
+#include "reference/backends/common/scalar_math.h"
 #include "reference/core/host_device.h"
 
-namespace funcspec::cpu {
+namespace funcspec::common {
 
 // NOTE: [LU with partial pivoting]
 // P·A = L·U for an n×n matrix A (row-major), computed by Gaussian elimination column by column: at
@@ -144,4 +144,4 @@ FUNCSPEC_HOST_DEVICE void lu_sign_and_log_abs_determinant(const T* lu, std::int6
   log_abs = log_sum;
 }
 
-}  // namespace funcspec::cpu
+}  // namespace funcspec::common

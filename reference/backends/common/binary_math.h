@@ -4,9 +4,9 @@
 // may be negative assume the kernel has rejected those values already.
 #include <cstdint>
 
-#include "reference/backends/cpu/unary_math.h"
+#include "reference/backends/common/unary_math.h"
 
-namespace funcspec::cpu::elementwise_math {
+namespace funcspec::common::elementwise_math {
 
 // IEEE fmod, atan2 and pow. Boost's versions differ on special values: fmod(0, 0) and fmod(0, NaN)
 // give 0 and fmod(x, inf) NaN; atan2(y, NaN) is not NaN; pow(-inf, NaN) is inf. The IEEE cases
@@ -164,4 +164,4 @@ FUNCSPEC_HOST_DEVICE T clamp_value(const T& x, const T* low, const T* high) {
   return result;
 }
 
-}  // namespace funcspec::cpu::elementwise_math
+}  // namespace funcspec::common::elementwise_math

@@ -7,7 +7,7 @@
 
 #include "reference/core/tensor.h"
 
-namespace funcspec::cpu {
+namespace funcspec::common {
 
 // `in` with each of `dims` (non-negative, valid) read backwards; shares in's storage.
 inline Tensor reversed_view(const Tensor& in, std::span<const std::int64_t> dims) {
@@ -23,4 +23,4 @@ inline Tensor reversed_view(const Tensor& in, std::span<const std::int64_t> dims
   return Tensor::view_of(in, in.shape(), strides, offset);
 }
 
-}  // namespace funcspec::cpu
+}  // namespace funcspec::common

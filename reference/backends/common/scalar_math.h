@@ -11,7 +11,7 @@
 #include "reference/core/dtype.h"
 #include "reference/core/host_device.h"
 
-namespace funcspec::cpu::math {
+namespace funcspec::common::math {
 
 #define FUNCSPEC_UNARY_MATH(name)            \
   template <typename T>                      \
@@ -132,4 +132,4 @@ FUNCSPEC_HOST_DEVICE T pi() {
     return static_cast<T>(3.14159265358979323846264338327950288L);
 }
 
-}  // namespace funcspec::cpu::math
+}  // namespace funcspec::common::math

@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "reference/backends/cpu/scalar_math.h"
+#include "reference/backends/common/scalar_math.h"
 
-namespace funcspec::cpu::elementwise_math {
+namespace funcspec::common::elementwise_math {
 
 template <typename T>
 inline constexpr bool is_int64_v = std::is_same_v<T, std::int64_t>;
@@ -249,4 +249,4 @@ FUNCSPEC_HOST_DEVICE T softplus(const T& x, const T& beta, const T& threshold) {
   return elementwise_math::log1p(math::exp(scaled)) / beta;
 }
 
-}  // namespace funcspec::cpu::elementwise_math
+}  // namespace funcspec::common::elementwise_math

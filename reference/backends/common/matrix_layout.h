@@ -5,7 +5,7 @@
 
 #include "reference/core/tensor.h"
 
-namespace funcspec::linalg_layout {
+namespace funcspec::common {
 
 // The layout of one matrix inside a batched tensor: element (i, j) of the matrix whose batch offset
 // is `base` lives at base + i * row_stride + j * col_stride.
@@ -30,4 +30,4 @@ inline MatrixLayout trailing_vector(const Tensor& t) {
   return {t.shape()[r - 1], 1, t.strides()[r - 1], 0};
 }
 
-}  // namespace funcspec::linalg_layout
+}  // namespace funcspec::common
