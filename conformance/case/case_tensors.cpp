@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "reference/backends/cpu/strided_loop.h"
+#include "reference/core/strided_loop.h"
 
 namespace funcspec::conformance {
 namespace {
@@ -36,8 +36,8 @@ Tensor lay_out(const Tensor& values, Tensor buffer, const Strides& view_strides,
       for (std::int64_t i = 0; i < buffer.numel(); ++i) all[i] = gap_value<T>();
       T* target = view.data<T>();
       const T* source = values.data<T>();
-      cpu::for_each_offset<2>(values.shape(), {view.strides(), values.strides()},
-                              [&](const std::array<std::int64_t, 2>& at) { target[at[0]] = source[at[1]]; });
+      for_each_offset<2>(values.shape(), {view.strides(), values.strides()},
+                         [&](const std::array<std::int64_t, 2>& at) { target[at[0]] = source[at[1]]; });
     }
   });
   return view;
@@ -131,7 +131,7 @@ TensorData tensor_data_of(const Tensor& tensor) {
     } else {
       const T* base = tensor.data<T>();
       data.bytes.reserve(static_cast<std::size_t>(tensor.numel()) * sizeof(T));
-      cpu::for_each_offset<1>(tensor.shape(), {tensor.strides()}, [&](const std::array<std::int64_t, 1>& at) {
+      for_each_offset<1>(tensor.shape(), {tensor.strides()}, [&](const std::array<std::int64_t, 1>& at) {
         const T value = base[at[0]];
         const auto* raw = reinterpret_cast<const std::uint8_t*>(&value);
         data.bytes.insert(data.bytes.end(), raw, raw + sizeof(T));

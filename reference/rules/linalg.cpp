@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "reference/api/ops.h"
-#include "reference/backends/cpu/linalg_einsum.h"
+#include "reference/backends/common/einsum_plan.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
 #include "reference/rules/batching_helpers.h"
@@ -124,7 +124,7 @@ Tensor einsum_transpose(const TransposeCall& c, std::size_t linear_operand) {
   const Tensor& cotangent = c.cotangents[0];
   std::vector<Shape> shapes;
   for (const TensorMeta& meta : c.metas) shapes.push_back(meta.shape);
-  const cpu::EinsumPlan plan = cpu::plan_einsum(equation, shapes);
+  const common::EinsumPlan plan = common::plan_einsum(equation, shapes);
   const std::vector<std::size_t>& dims = plan.operand_dims[linear_operand];
   const Shape& shape = c.metas[linear_operand].shape;
 

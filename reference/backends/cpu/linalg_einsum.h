@@ -5,10 +5,6 @@
 
 namespace funcspec::cpu {
 
-// The plan under the names reference/rules/linalg.cpp uses.
-using common::EinsumPlan;
-using common::plan_einsum;
-
 // out = einsum over `operands` (all of out's dtype) following `plan`. float32 products and sums are
 // carried in float64 and rounded once; int64 wraps around on overflow.
 void einsum(const common::EinsumPlan& plan, const TensorList& operands, const Tensor& out);
