@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "reference/core/wrapper_walk.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
 #include "reference/transforms/fallback_log.h"
@@ -10,10 +11,13 @@
 namespace funcspec::transforms {
 
 void VmapInterpreter::check_out_variant(const OpDef& op, const TensorList& inputs) const {
+  const auto batched_here = [this](const TransformPayload& payload) {
+    return payload.level() == level() && dynamic_cast<const BatchedPayload*>(&payload) != nullptr;
+  };
   for (const Tensor& t : inputs) {
-    // The tensor itself, not what it wraps: under vmap(jvp(f)), say, the jvp level unwraps it first
-    // and the copy_ of its primals is an ordinary batched write.
-    if (batched_payload(t, level()) == nullptr) continue;
+    // Batched at this level at any depth (VMAP-3.2: any batched tensor): under vmap(jvp(f)) the
+    // input is a dual whose primal is batched here, and out= is refused there as under vmap(f).
+    if (find_wrapper(t, batched_here) == nullptr) continue;
     fail(ErrorKind::VmapOutVariant,
          "[{}] out= variants are not supported on tensors batched under vmap; call the functional op and return "
          "its result",
