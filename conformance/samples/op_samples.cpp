@@ -1,11 +1,29 @@
 #include "conformance/samples/op_samples.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "reference/core/error.h"
 #include "reference/ops/dispatch.h"
 
 namespace funcspec::samples {
+
+double OracleTolerance::magnitude_floor(const TensorList& inputs) const {
+  double largest = 0;
+  for (const Tensor& t : inputs) {
+    if (!t.defined() || !is_floating(t.dtype()) || t.device() != Device::Cpu) continue;
+    for (double v : t.to_vector<double>()) {
+      if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+    }
+  }
+  return std::max(absolute_floor, input_scale * largest);
+}
+
+double machine_epsilon(DType floating) {
+  return floating == DType::Float32 ? static_cast<double>(std::numeric_limits<float>::epsilon())
+                                    : std::numeric_limits<double>::epsilon();
+}
 
 std::uint64_t SampleRng::next_u64() {
   // splitmix64: tiny, portable, and good enough to spread sample values.

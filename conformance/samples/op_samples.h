@@ -50,7 +50,13 @@ struct OracleTolerance {
   double ulps32 = 0.5;
   double absolute_floor = 0.0;
   double input_scale = 0.0;
+  // max(absolute_floor, input_scale * max |finite floating input element|): the least magnitude an
+  // element's error is measured against for a call on `inputs` (the oracle value may be larger).
+  double magnitude_floor(const TensorList& inputs) const;
 };
+
+// The machine epsilon of float32, or else of float64: the unit stated tolerances count in.
+double machine_epsilon(DType floating);
 
 struct OpSampleSpec {
   std::string op;

@@ -40,22 +40,6 @@ Outcome run(const std::string& op, const TensorList& inputs, const Attrs& attrs,
   }
 }
 
-double machine_epsilon(DType d) {
-  return d == DType::Float32 ? static_cast<double>(std::numeric_limits<float>::epsilon())
-                             : std::numeric_limits<double>::epsilon();
-}
-
-double max_abs_floating_input(const TensorList& inputs) {
-  double m = 0;
-  for (const Tensor& t : inputs) {
-    if (!t.defined() || !is_floating(t.dtype()) || t.device() != Device::Cpu) continue;
-    for (double v : t.to_vector<double>()) {
-      if (std::isfinite(v)) m = std::max(m, std::abs(v));
-    }
-  }
-  return m;
-}
-
 }  // namespace
 
 TensorList convert_floating_inputs(const TensorList& inputs, DType floating) {
@@ -165,7 +149,7 @@ SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std:
       ++verdict.error_samples;
       continue;
     }
-    const double scale = spec.tolerance.input_scale * max_abs_floating_input(sample.inputs);
+    const double floor = spec.tolerance.magnitude_floor(sample.inputs);
     for (std::size_t i = 0; i < low.outputs.size(); ++i) {
       const Tensor& got = low.outputs[i];
       const Tensor& want = high.outputs[i];
@@ -198,8 +182,8 @@ SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std:
           }
           continue;
         }
-        const double magnitude = std::max({std::abs(w[k].convert_to<double>()), spec.tolerance.absolute_floor, scale,
-                                           std::numeric_limits<double>::min()});
+        const double magnitude =
+            std::max({std::abs(w[k].convert_to<double>()), floor, std::numeric_limits<double>::min()});
         const double error = boost::multiprecision::abs(g[k] - w[k]).convert_to<double>() / (eps * magnitude);
         verdict.max_error_ulps = std::max(verdict.max_error_ulps, error);
         if (error > allowed) {
