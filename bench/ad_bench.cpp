@@ -1,4 +1,4 @@
-// Automatic differentiation workloads of issue 5, each against its peer in the same run:
+// Automatic differentiation workloads, each against its peer in the same run:
 //  - per-sample gradients of a 2-layer MLP (784-128-10, tanh, cross-entropy, batch 64, float32):
 //    vmap(grad(loss)) with in_dims (None, None, None, None, 0, 0) against a loop of grad(loss);
 //  - the Jacobian of tanh(W x), W 64x64: jacrev against jacfwd;

@@ -1,4 +1,4 @@
-// The CUDA backend on large tensors (issue 9), each against a peer measured in the same run:
+// The CUDA backend on large tensors, each against a peer measured in the same run:
 //  - memory-bound kernels on 256 MiB float32 operands: add (two reads, one write), exp (one read,
 //    one write), a strided copy (clone of a transposed view), a full sum and a sum over the last dim
 //    of an 8192 x 8192 matrix. Counters: achieved bytes per second (bytes read + written / time)

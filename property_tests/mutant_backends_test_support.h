@@ -1,11 +1,12 @@
 #pragma once
-// Mutant backends (issue 6, item 7): the reference engine with one rule deliberately wrong, each a
-// bug a real backend could have and a property of the suite must catch at the pr tier. The wrong
-// rule is in place only while the mutant evaluates a case (a rule replaced for a scope, NOTE: [rules
-// replaced for a scope] in reference/transforms/op_rules.h), so the truth a property takes from
-// the reference itself (run_on_reference, finite differences in the oracle dtype) stays right.
-// Test-only, hence a header kept out of the property library. Also what every mutant test does with
-// a mutant: find the property, run it at the pr tier, and check the counterexample it writes.
+// Mutant backends: the reference engine with one rule deliberately wrong, each a bug a real backend
+// could have and a property of the suite must catch at the pr tier, so that no law passes because
+// it cannot fail (docs/properties.md, *Mutants*). The wrong rule is in place only while the mutant
+// evaluates a case (a rule replaced for a scope, NOTE: [rules replaced for a scope] in
+// reference/transforms/op_rules.h), so the truth a property takes from the reference itself
+// (run_on_reference, finite differences in the oracle dtype) stays right. Test-only, hence a header
+// kept out of the property library. Also what every mutant test does with a mutant: find the
+// property, run it at the pr tier, and check the counterexample it writes.
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -1,13 +1,15 @@
-// Adding an op puts it under every catalogue-driven property with no new test code (issue 6, item
-// 4). This test registers softsign(x) = x / (1 + |x|) as a user would: the op through
-// OpRegistry::add (schema, canonicalize, infer, cpu kernel), its batching and jvp rules through the
-// rule registries (its jvp divides the tangent by a constant, an op that already has a transpose
-// rule, so reverse mode needs nothing more), its samples through samples::register_op_samples. Then
-// properties_for_op runs the vmap, gradient and error properties on programs that call it: the
-// correct op passes every one, and a copy whose jvp rule forgets a square, or whose batching rule
-// puts the batch dim in the wrong place, is caught. The same op written as a composite (calls of
-// abs, add and div; no rules of its own) passes them too and composite compliance besides, and a
-// copy that short-cuts an all-zero input by calling item() is caught by composite compliance.
+// Adding an op puts it under every catalogue-driven property with no new test code. This test
+// registers softsign(x) = x / (1 + |x|) as a user would: the op through OpRegistry::add (schema,
+// canonicalize, infer, cpu kernel); its batching and jvp rules on that op for as long as the test
+// needs them (ScopedBatchRule, ScopedJvpRule, NOTE: [rules replaced for a scope]: the catalogue's
+// own ops get theirs while it is built); its samples through samples::register_op_samples. Its jvp
+// divides the tangent by a constant, an op that already has a transpose rule, so reverse mode needs
+// nothing more. Then properties_for_op runs the vmap, gradient and error properties on programs
+// that call it: the correct op passes every one, and a copy whose jvp rule forgets a square, or
+// whose batching rule puts the batch dim in the wrong place, is caught. The same op written as a
+// composite (calls of abs, add and div; no rules of its own) passes them too and composite
+// compliance besides, and a copy that short-cuts an all-zero input by calling item() is caught by
+// composite compliance.
 //
 // Ops and samples cannot be unregistered, and a registered op joins every program the suite draws
 // from then on. So each registration runs in a child process of its own: this process keeps the

@@ -1,6 +1,6 @@
 #pragma once
-// Standard base64 (RFC 4648, with '=' padding), used for tensor bytes in case files and, later, in
-// the external-process protocol.
+// Standard base64 (RFC 4648, with '=' padding), used for tensor bytes in case files and in the
+// external-process protocol.
 #include <cstdint>
 #include <optional>
 #include <span>

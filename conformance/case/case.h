@@ -120,7 +120,7 @@ struct OpCall {
   bool no_grad = false;
 };
 
-// --- Transforms (NOTE: [case transforms] in docs/case-format.md) ---
+// --- Transforms (docs/case-format.md, *Transforms*) ---
 
 // A dim for each argument (in_dims) or result (out_dims) of a vmapped function: one value for all,
 // a list by position, or an object by name (names not listed get std::nullopt, "not batched").

@@ -1,7 +1,7 @@
 #pragma once
 // The outcome of a conformance run as data: one TestRecord per test, plus who was tested and how.
-// `funcspec check` fills it; report_json.h, junit.h and markdown.h write it (docs/report-format.md);
-// report merge joins the reports of several shards.
+// `funcspec check` fills it; report_json.h, junit_report.h and markdown_report.h write it
+// (docs/report-format.md); report merge joins the reports of several shards.
 #include <cstdint>
 #include <map>
 #include <optional>

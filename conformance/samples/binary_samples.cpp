@@ -33,9 +33,7 @@ struct BinaryDomain {
   // data-dependent error that meta cannot see).
   bool negative_int_other = true;
   // Whether to sample a literal operand. Only literals that need no conversion in the float64
-  // samples are used: converting a wrapped number whose copy the meta check has put on meta
-  // fails in the dispatcher today (see docs/ops/binary.md), so ops that convert every literal
-  // (the logical ops, to bool) go without.
+  // samples are used, so ops that convert every literal (the logical ops, to bool) go without.
   bool literal_other = true;
 };
 

@@ -31,7 +31,7 @@ enum class ErrorKind {
   ScalarConversion,     // item()/bool conversion of a tensor that does not have one element
   SingularMatrix,       // inverse/solve of a singular matrix
   CudaNotAvailable,     // a cuda tensor requested in a build or on a machine without CUDA
-  // Transforms (docs/SPEC.md, VMAP and later areas).
+  // vmap and automatic differentiation (docs/SPEC.md, VMAP and AD).
   TransformEscaped,          // a tensor of a transform used after the transform returned
   VmapInvalidDims,           // in_dims / out_dims that do not fit the arguments / results
   VmapBatchSizeMismatch,     // mapped inputs whose batch sizes differ

@@ -22,7 +22,7 @@ namespace funcspec {
 //                   in-place writes to its inputs, no metadata changes outside the op layer.
 //   View            shares its input's storage; only shape, strides and offset change.
 //   InPlace         writes into its first input and returns it. All but copy_ are derived: the
-//                   functional op computes the result, then copy_ writes it (see inplace.cpp).
+//                   functional op computes the result, then copy_ writes it (see variants.cpp).
 //   OutVariant      writes its result into the `out` argument and returns it; derived likewise.
 //   Random          draws from the current generator (NOTE: [random streams]).
 //   DynamicShape    the output shape depends on input values (nonzero, masked_select).

@@ -4,7 +4,7 @@
 // written (so an error never leaves a tensor half-written):
 //   - the result's dtype must be castable to the target's (no float into int64, no int64 into bool);
 //   - in-place: the result's shape must equal self's; a broadcast result with more elements than
-//     self is the `inplace_broadcast` error (the same condition vmap later checks per example);
+//     self is the `inplace_broadcast` error (the condition vmap checks for each example too);
 //   - out=: the result's shape must equal out's (`out_shape_mismatch`). PyTorch resizes a wrongly
 //     shaped out (with a deprecation warning when it was not empty); the spec requires the shape.
 // copy_ itself is the only primitive that writes, which leaves transforms a single mutation to handle.

@@ -1,13 +1,13 @@
 #pragma once
 // NOTE: [portable distributions]
 // How one Philox block (NOTE: [random streams]) becomes one value of a distribution, defined so
-// that every backend (this cpu reference, a later CUDA port) produces the same bits. Everything
-// here is host+device code built only from integer operations and from floating operations that
-// IEEE 754 requires to be correctly rounded on every device: + - * / sqrt, explicit fma, and
-// conversions between integers and doubles (round to nearest). No libm call appears: log and cos
-// are written out below as range reductions and polynomials evaluated with explicit fma, because
-// libm results differ between platforms in the last bit. A CUDA build must compile this header
-// with contraction off (`--fmad=false`) or keep the explicit fma form, so no a*b+c is fused
+// that every backend (the reference's cpu and CUDA backends, and any other) produces the same bits.
+// Everything here is host+device code built only from integer operations and from floating
+// operations that IEEE 754 requires to be correctly rounded on every device: + - * / sqrt, explicit
+// fma, and conversions between integers and doubles (round to nearest). No libm call appears: log
+// and cos are written out below as range reductions and polynomials evaluated with explicit fma,
+// because libm results differ between platforms in the last bit. A CUDA build must compile this
+// header with contraction off (`--fmad=false`) or keep the explicit fma form, so no a*b+c is fused
 // differently on the device.
 //
 // Bits used by each value (U(a,b) = the 64-bit integer (words[a] << 32) | words[b]):

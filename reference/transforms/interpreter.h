@@ -5,7 +5,7 @@
 // function runs. The dispatcher hands every op call to the innermost *visible* interpreter
 // (composites decompose first, so interpreters only see what has rules). An interpreter computes
 // on the values its tensors wrap by calling ops inside a LowerScope, which hides it and the levels
-// above it, so those calls reach the interpreters below: vmap(vmap(f)) batches twice, and later
+// above it, so those calls reach the interpreters below: vmap(vmap(f)) batches twice, and
 // grad(vmap(f)) records a tape of batched computations.
 //
 // Levels are never reused. A tensor whose level is no longer on the stack escaped its transform

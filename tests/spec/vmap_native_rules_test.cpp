@@ -1,6 +1,7 @@
 // Every op of the catalogue is batched by a native rule, never by the for-loop fallback: the
 // VMAP-ORACLE conformance tests (every op's samples under every batching) run on the reference
-// without a single fallback. The fallback stays for ops added later; this test names them.
+// without a single fallback. The fallback stays for what has no rule (a custom function without a
+// vmap rule); this test names any catalogue op that falls back.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>

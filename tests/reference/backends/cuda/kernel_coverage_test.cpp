@@ -1,4 +1,4 @@
-// The "every primitive on the GPU", checked on every machine: in a build with the CUDA
+// Every primitive runs on the GPU (docs/cuda.md), checked on every machine: in a build with the CUDA
 // backend, each op that has a cpu kernel has a CUDA kernel too (whether they agree is for the GPU
 // tests and the cross-check); in a build without it, none has, and dispatch reports
 // cuda_not_available.
