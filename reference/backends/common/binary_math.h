@@ -136,19 +136,27 @@ FUNCSPEC_HOST_DEVICE T pow(const T& x, const T& y) {
     return float_pow(x, y);
 }
 
-// maximum/minimum propagate NaN from either side.
+// maximum/minimum propagate NaN from either side; on bool they are `or` / `and`.
 template <typename T>
 FUNCSPEC_HOST_DEVICE T maximum(const T& x, const T& y) {
-  if (math::isnan(x)) return x;
-  if (math::isnan(y)) return y;
-  return x < y ? y : x;
+  if constexpr (is_bool_v<T>) {
+    return x || y;
+  } else {
+    if (math::isnan(x)) return x;
+    if (math::isnan(y)) return y;
+    return x < y ? y : x;
+  }
 }
 
 template <typename T>
 FUNCSPEC_HOST_DEVICE T minimum(const T& x, const T& y) {
-  if (math::isnan(x)) return x;
-  if (math::isnan(y)) return y;
-  return y < x ? y : x;
+  if constexpr (is_bool_v<T>) {
+    return x && y;
+  } else {
+    if (math::isnan(x)) return x;
+    if (math::isnan(y)) return y;
+    return y < x ? y : x;
+  }
 }
 
 // clamp: x limited to [*low, *high], either bound absent (nullptr); NaN in any operand gives NaN.

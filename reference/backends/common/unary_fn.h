@@ -1,6 +1,11 @@
 #pragma once
 // The unary elementwise functions and their parameters, shared by the cpu and CUDA backends (plain
 // C++17, so the CUDA launchers take them too).
+//
+// Adding a function: its value here, and its functor and its case (which names its domain) in
+// visit_unary_fn (unary_functors.h), with its scalar math in unary_math.h if it is new. Both
+// backends' kernels dispatch through visit_unary_fn, so nothing in cpu/ or cuda/ changes; a value
+// without its case does not compile. The op that uses it is declared in reference/ops/unary.cpp.
 
 namespace funcspec::common {
 
@@ -34,9 +39,6 @@ enum class UnaryFn {
   // Any input dtype, bool result.
   LogicalNot,
 };
-
-// Neg to Round keep the input's dtype; the rest compute in a floating dtype (LogicalNot aside).
-constexpr bool keeps_dtype(UnaryFn fn) { return fn <= UnaryFn::Round; }
 
 struct UnaryParams {
   double beta = 1.0;        // softplus

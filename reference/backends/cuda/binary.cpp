@@ -2,6 +2,7 @@
 // data-dependent errors of integer operands.
 #include "reference/backends/cuda/binary.h"
 
+#include "reference/backends/common/integer_operand_error.h"
 #include "reference/backends/cuda/binary_launch.h"
 #include "reference/backends/cuda/cuda_dtype.h"
 #include "reference/backends/cuda/device_tensor.h"
@@ -11,17 +12,15 @@ namespace {
 
 using common::BinaryFn;
 
-// The cpu kernel's check_integer_operand: the first rejected element of b in row-major order,
-// found on the device, raised with the cpu's kind and message before anything is written.
+// As the cpu kernel's: the first element of b that the function's rule rejects, found on the
+// device, raised with the cpu's error before anything is written.
 void check_integer_operand(std::string_view op, BinaryFn fn, const Tensor& b) {
-  const bool divides = fn == BinaryFn::DivTrunc || fn == BinaryFn::DivFloor || fn == BinaryFn::Remainder;
-  if (!divides && fn != BinaryFn::Pow) return;
-  std::int64_t v = 0;
+  const common::IntegerOperandRule rule = common::integer_operand_rule(fn);
+  if (rule == common::IntegerOperandRule::Any) return;
+  std::int64_t value = 0;
   const std::int64_t index = launch_first_invalid_integer_operand(geometry_of(b.shape(), op),
-                                                                  strided_view_of<std::int64_t>(b, op), divides, &v);
-  if (index < 0) return;
-  if (divides) fail(ErrorKind::InvalidArgument, "[{}] integer division by zero", op);
-  fail(ErrorKind::InvalidArgument, "[{}] integers to negative integer powers are not allowed (exponent {})", op, v);
+                                                                  strided_view_of<std::int64_t>(b, op), rule, &value);
+  if (index >= 0) common::raise_invalid_integer_operand(op, rule, value);
 }
 
 }  // namespace
@@ -42,8 +41,9 @@ void compare_kernel(common::CompareFn fn, const Tensor& a, const Tensor& b, cons
   FUNCSPEC_INTERNAL_ASSERT(a.dtype() == b.dtype() && out.dtype() == DType::Bool, "compare kernel dtypes");
   const Geometry geometry = geometry_of(out.shape(), "compare");
   visit_cuda_dtype(a.dtype(), [&]<typename T>() {
-    launch_compare<T>(fn, geometry, strided_view_of<bool>(out, "compare"), strided_view_of<T>(a, "compare"),
-                      strided_view_of<T>(b, "compare"));
+    const bool launched = launch_compare<T>(fn, geometry, strided_view_of<bool>(out, "compare"),
+                                            strided_view_of<T>(a, "compare"), strided_view_of<T>(b, "compare"));
+    FUNCSPEC_INTERNAL_ASSERT(launched, "comparison not defined on this dtype");
   });
 }
 

@@ -1,10 +1,9 @@
-// CUDA kernels of the binary elementwise ops: each function is the scalar function the cpu backend
-// calls (backends/common/binary_math.h, host+device) or its one-line expression from cpu/binary.cpp,
-// mapped over the operands by the elementwise drivers.
+// CUDA kernels of the binary elementwise ops: the functor of each function and comparison
+// (backends/common/binary_functors.h, the cpu backend's too) mapped over the operands by the
+// elementwise drivers; where and clamp call the scalar functions the cpu's call.
 #include <cstdint>
-#include <type_traits>
 
-#include "reference/backends/common/binary_math.h"
+#include "reference/backends/common/binary_functors.h"
 #include "reference/backends/cuda/binary_launch.h"
 #include "reference/backends/cuda/cuda_device.h"
 #include "reference/backends/cuda/elementwise.cuh"
@@ -15,56 +14,7 @@ namespace {
 namespace m = common::elementwise_math;
 using common::BinaryFn;
 using common::CompareFn;
-
-#define FUNCSPEC_BINARY_FUNCTOR(Name, expression)           \
-  struct Name {                                             \
-    template <typename T>                                   \
-    __device__ T operator()(const T& x, const T& y) const { \
-      return expression;                                    \
-    }                                                       \
-  };
-FUNCSPEC_BINARY_FUNCTOR(Mul, m::mul(x, y))
-FUNCSPEC_BINARY_FUNCTOR(Div, x / y)
-FUNCSPEC_BINARY_FUNCTOR(DivTrunc, m::div_trunc(x, y))
-FUNCSPEC_BINARY_FUNCTOR(DivFloor, m::div_floor(x, y))
-FUNCSPEC_BINARY_FUNCTOR(Pow, m::pow(x, y))
-FUNCSPEC_BINARY_FUNCTOR(Maximum, m::maximum(x, y))
-FUNCSPEC_BINARY_FUNCTOR(Minimum, m::minimum(x, y))
-FUNCSPEC_BINARY_FUNCTOR(Atan2, m::atan2(x, y))
-FUNCSPEC_BINARY_FUNCTOR(Remainder, m::remainder(x, y))
-// bool: mul and minimum are `and`, maximum is `or` (cpu/binary.cpp).
-FUNCSPEC_BINARY_FUNCTOR(And, x&& y)
-FUNCSPEC_BINARY_FUNCTOR(Or, x || y)
-#undef FUNCSPEC_BINARY_FUNCTOR
-
-template <typename T>
-struct Add {
-  T alpha;
-  __device__ T operator()(const T& x, const T& y) const { return m::add(x, y, alpha); }
-};
-
-template <typename T>
-struct Sub {
-  T alpha;
-  __device__ T operator()(const T& x, const T& y) const { return m::sub(x, y, alpha); }
-};
-
-#define FUNCSPEC_COMPARE_FUNCTOR(Name, expression)             \
-  struct Name {                                                \
-    template <typename T>                                      \
-    __device__ bool operator()(const T& x, const T& y) const { \
-      return expression;                                       \
-    }                                                          \
-  };
-FUNCSPEC_COMPARE_FUNCTOR(Eq, x == y)
-FUNCSPEC_COMPARE_FUNCTOR(Ne, x != y)
-FUNCSPEC_COMPARE_FUNCTOR(Lt, x < y)
-FUNCSPEC_COMPARE_FUNCTOR(Le, x <= y)
-FUNCSPEC_COMPARE_FUNCTOR(Gt, x > y)
-FUNCSPEC_COMPARE_FUNCTOR(Ge, x >= y)
-FUNCSPEC_COMPARE_FUNCTOR(LogicalAnd, x != T(0) && y != T(0))
-FUNCSPEC_COMPARE_FUNCTOR(LogicalOr, x != T(0) || y != T(0))
-#undef FUNCSPEC_COMPARE_FUNCTOR
+using common::IntegerOperandRule;
 
 struct Where {
   template <typename T>
@@ -96,12 +46,10 @@ struct ClampHigh {
 
 // Lowers *first to the linear index of every rejected element: the minimum, whatever the order in
 // which threads get there.
-__global__ void first_invalid_kernel(std::int64_t n, Geometry geometry, StridedView<std::int64_t> b, bool divides,
-                                     unsigned long long* first) {
+__global__ void first_invalid_kernel(std::int64_t n, Geometry geometry, StridedView<std::int64_t> b,
+                                     IntegerOperandRule rule, unsigned long long* first) {
   FUNCSPEC_GRID_STRIDE_LOOP(i, n) {
-    const std::int64_t v = element_at(b, i, geometry);
-    const bool rejected = divides ? v == 0 : v < 0;
-    if (rejected) atomicMin(first, static_cast<unsigned long long>(i));
+    if (common::rejects(rule, element_at(b, i, geometry))) atomicMin(first, static_cast<unsigned long long>(i));
   }
 }
 
@@ -119,51 +67,19 @@ struct DeviceWord {
 template <typename T>
 bool launch_binary(BinaryFn fn, const Geometry& geometry, const StridedView<T>& out, const StridedView<T>& a,
                    const StridedView<T>& b, T alpha) {
-  auto run = [&](auto functor) {
-    elementwise::map2("binary kernel", geometry, out, a, b, functor);
-    return true;
-  };
-  if constexpr (std::is_same_v<T, bool>) {
-    switch (fn) {
-      case BinaryFn::Add: return run(Add<bool>{alpha});
-      case BinaryFn::Mul: return run(And{});
-      case BinaryFn::Maximum: return run(Or{});
-      case BinaryFn::Minimum: return run(And{});
-      default: return false;
-    }
-  } else {
-    switch (fn) {
-      case BinaryFn::Add: return run(Add<T>{alpha});
-      case BinaryFn::Sub: return run(Sub<T>{alpha});
-      case BinaryFn::Mul: return run(Mul{});
-      case BinaryFn::DivTrunc: return run(DivTrunc{});
-      case BinaryFn::DivFloor: return run(DivFloor{});
-      case BinaryFn::Pow: return run(Pow{});
-      case BinaryFn::Maximum: return run(Maximum{});
-      case BinaryFn::Minimum: return run(Minimum{});
-      case BinaryFn::Remainder: return run(Remainder{});
-      default: break;
-    }
-    if constexpr (std::is_floating_point_v<T>) {
-      switch (fn) {
-        case BinaryFn::Div: return run(Div{});
-        case BinaryFn::Atan2: return run(Atan2{});
-        default: break;
-      }
-    }
-    return false;
-  }
+  return common::visit_binary_fn<T>(
+      fn, alpha, [&](const auto& functor) { elementwise::map2("binary kernel", geometry, out, a, b, functor); });
 }
 
 std::int64_t launch_first_invalid_integer_operand(const Geometry& geometry, const StridedView<std::int64_t>& b,
-                                                  bool divides, std::int64_t* value) {
+                                                  IntegerOperandRule rule, std::int64_t* value) {
   const std::int64_t n = geometry.numel;
   if (n == 0) return -1;
   const DeviceWord first;
   const auto none = static_cast<unsigned long long>(n);
   copy_host_to_device(first.ptr, &none, sizeof none);
   FUNCSPEC_LAUNCH(blocks_for(n), kThreadsPerBlock, first_invalid_kernel)
-  (n, geometry, b, divides, static_cast<unsigned long long*>(first.ptr));
+  (n, geometry, b, rule, static_cast<unsigned long long*>(first.ptr));
   check_launch("integer operand check kernel");
   unsigned long long found = none;
   copy_device_to_host(&found, first.ptr, sizeof found);
@@ -174,19 +90,10 @@ std::int64_t launch_first_invalid_integer_operand(const Geometry& geometry, cons
 }
 
 template <typename T>
-void launch_compare(CompareFn fn, const Geometry& geometry, const StridedView<bool>& out, const StridedView<T>& a,
+bool launch_compare(CompareFn fn, const Geometry& geometry, const StridedView<bool>& out, const StridedView<T>& a,
                     const StridedView<T>& b) {
-  auto run = [&](auto functor) { elementwise::map2("compare kernel", geometry, out, a, b, functor); };
-  switch (fn) {
-    case CompareFn::Eq: return run(Eq{});
-    case CompareFn::Ne: return run(Ne{});
-    case CompareFn::Lt: return run(Lt{});
-    case CompareFn::Le: return run(Le{});
-    case CompareFn::Gt: return run(Gt{});
-    case CompareFn::Ge: return run(Ge{});
-    case CompareFn::LogicalAnd: return run(LogicalAnd{});
-    case CompareFn::LogicalOr: return run(LogicalOr{});
-  }
+  return common::visit_compare_fn<T>(
+      fn, [&](const auto& functor) { elementwise::map2("compare kernel", geometry, out, a, b, functor); });
 }
 
 template <typename T>
@@ -210,7 +117,7 @@ void launch_clamp(const Geometry& geometry, const StridedView<T>& out, const Str
 #define FUNCSPEC_INSTANTIATE(T)                                                                                       \
   template bool launch_binary<T>(BinaryFn, const Geometry&, const StridedView<T>&, const StridedView<T>&,             \
                                  const StridedView<T>&, T);                                                           \
-  template void launch_compare<T>(CompareFn, const Geometry&, const StridedView<bool>&, const StridedView<T>&,        \
+  template bool launch_compare<T>(CompareFn, const Geometry&, const StridedView<bool>&, const StridedView<T>&,        \
                                   const StridedView<T>&);                                                             \
   template void launch_where<T>(const Geometry&, const StridedView<T>&, const StridedView<bool>&,                     \
                                 const StridedView<T>&, const StridedView<T>&);                                        \

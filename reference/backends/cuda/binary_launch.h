@@ -13,15 +13,15 @@ template <typename T>
 bool launch_binary(common::BinaryFn fn, const Geometry& geometry, const StridedView<T>& out, const StridedView<T>& a,
                    const StridedView<T>& b, T alpha);
 
-// The first element, in row-major order, of the int64 operand b that the integer function rejects:
-// zero when `divides` (division and remainder), negative otherwise (pow). Returns its linear index
-// and stores its value in *value, or returns -1 when every element is valid. Synchronous.
+// The first element, in row-major order, of the int64 operand b that `rule` rejects. Returns its
+// linear index and stores its value in *value, or returns -1 when every element is valid.
+// Synchronous.
 std::int64_t launch_first_invalid_integer_operand(const Geometry& geometry, const StridedView<std::int64_t>& b,
-                                                  bool divides, std::int64_t* value);
+                                                  common::IntegerOperandRule rule, std::int64_t* value);
 
-// out[i] = fn(a[i], b[i]).
+// out[i] = fn(a[i], b[i]). Returns false, launching nothing, when fn is not defined on T.
 template <typename T>
-void launch_compare(common::CompareFn fn, const Geometry& geometry, const StridedView<bool>& out,
+bool launch_compare(common::CompareFn fn, const Geometry& geometry, const StridedView<bool>& out,
                     const StridedView<T>& a, const StridedView<T>& b);
 
 // out[i] = condition[i] ? a[i] : b[i].

@@ -8,21 +8,15 @@
 namespace funcspec::cuda {
 
 void unary_kernel(common::UnaryFn fn, const Tensor& in, const Tensor& out, const common::UnaryParams& params) {
+  FUNCSPEC_INTERNAL_ASSERT(out.dtype() == in.dtype() || out.dtype() == DType::Bool, "unary kernel output dtype");
   const Geometry geometry = geometry_of(out.shape(), "unary");
-  if (fn == common::UnaryFn::LogicalNot) {
-    visit_cuda_dtype(in.dtype(), [&]<typename T>() {
-      launch_logical_not<T>(geometry, strided_view_of<bool>(out, "unary"), strided_view_of<T>(in, "unary"));
-    });
-    return;
-  }
-  FUNCSPEC_INTERNAL_ASSERT(in.dtype() == out.dtype(), "unary kernel with different input and output dtypes");
-  FUNCSPEC_INTERNAL_ASSERT(common::keeps_dtype(fn) || is_floating(in.dtype()),
-                           "floating unary function on a non-floating dtype");
   visit_cuda_dtype(in.dtype(), [&]<typename T>() {
-    // softplus's parameters converted as the cpu kernel converts them.
+    const StridedView<T> in_view = strided_view_of<T>(in, "unary");
+    // The launcher of the output's element type: the input's, or bool (logical_not).
     const bool launched =
-        launch_unary<T>(fn, geometry, strided_view_of<T>(out, "unary"), strided_view_of<T>(in, "unary"),
-                        cast_scalar<T>(params.beta), cast_scalar<T>(params.threshold));
+        out.dtype() == in.dtype()
+            ? launch_unary<T, T>(fn, params, geometry, strided_view_of<T>(out, "unary"), in_view)
+            : launch_unary<T, bool>(fn, params, geometry, strided_view_of<bool>(out, "unary"), in_view);
     FUNCSPEC_INTERNAL_ASSERT(launched, "unary function not defined on this dtype");
   });
 }

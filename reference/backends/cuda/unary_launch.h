@@ -5,15 +5,11 @@
 
 namespace funcspec::cuda {
 
-// out[i] = fn(in[i]) for a dtype-keeping fn (T any cuda dtype) or a floating fn (T float or double);
-// beta and threshold are softplus's, already converted to T. Returns false, launching nothing,
-// when fn is not defined on T (the host glue reports that as an internal error).
-template <typename T>
-bool launch_unary(common::UnaryFn fn, const Geometry& geometry, const StridedView<T>& out, const StridedView<T>& in,
-                  T beta, T threshold);
-
-// out[i] = (in[i] == 0).
-template <typename T>
-void launch_logical_not(const Geometry& geometry, const StridedView<bool>& out, const StridedView<T>& in);
+// out[i] = fn(in[i]), with softplus's parameters from `params`. In is any cuda dtype; Out is In, or
+// bool (logical_not's result). Returns false, launching nothing, when fn is not defined on In or
+// does not give an Out (the host glue reports that as an internal error).
+template <typename In, typename Out>
+bool launch_unary(common::UnaryFn fn, const common::UnaryParams& params, const Geometry& geometry,
+                  const StridedView<Out>& out, const StridedView<In>& in);
 
 }  // namespace funcspec::cuda

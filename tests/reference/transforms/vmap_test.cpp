@@ -9,6 +9,7 @@
 #include "reference/random/generator.h"
 #include "reference/rules/batching_helpers.h"
 #include "reference/transforms/fallback_log.h"
+#include "reference/transforms/op_rules.h"
 #include "reference/transforms/vmap.h"
 #include "reference/transforms/vmap_interpreter.h"
 #include "tests/reference/test_support.h"
