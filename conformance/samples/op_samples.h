@@ -38,6 +38,10 @@ struct OpSample {
   TensorList inputs;
   Attrs attrs;
   std::string label;  // what the sample exercises, for failure messages
+  // Non-empty when the sample sits at a special point of the op (a kink, a tie, a pole's
+  // neighbourhood, saturation, underflow, an infinite input): names that point, as the op's
+  // declaration does. Every tier runs such samples through the value, vmap and AD families.
+  std::string special_point = {};
 };
 
 // How far a float64 (or float32) result may lie from the oracle result rounded to it. The error of
