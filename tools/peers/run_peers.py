@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs the conformance suite against every installed peer and writes docs/peers.md.
 
-    python3 tools/peers/run_peers.py                  # every installed peer, pr tier, then the matrix
+    python3 tools/peers/run_peers.py                  # every installed peer at pr, the PyTorch peers at nightly too
+    python3 tools/peers/run_peers.py --tier pr --tier nightly:torch-1.13   # tiers, each for all or some peers
     python3 tools/peers/run_peers.py --peer torch-1.13 --tier smoke --no-doc
     python3 tools/peers/run_peers.py --report-only    # the matrix from the reports of an earlier run (out/<tier>)
     python3 tools/peers/run_peers.py --report-only --no-doc --fixture-agreement   # then `funcspec fixtures regen`
@@ -94,6 +95,34 @@ def peer_specs() -> list[PeerSpec]:
     ]
 
 
+# What the matrix covers unless --tier says otherwise: every peer at pr, where CI gates, and the PyTorch
+# peers at nightly as well (JAX is left at pr there: its driver runs the pr tier alone in about 17 minutes).
+DEFAULT_TIERS = ("pr", "nightly:torch-1.13,torch-2")
+
+
+@dataclass
+class TierRun:
+    """One tier of the matrix and the peers it runs (None: every peer)."""
+
+    tier: str
+    peers: Optional[list[str]] = None
+
+    @staticmethod
+    def parse(text: str) -> "TierRun":
+        tier, _, peers = text.partition(":")
+        if not tier:
+            raise SystemExit(f"--tier {text!r}: expected TIER or TIER:PEER,PEER")
+        return TierRun(tier, [p for p in peers.split(",") if p] or None)
+
+    def includes(self, peer: str) -> bool:
+        return self.peers is None or peer in self.peers
+
+
+def report_key(peer: str, tier: str, first_tier: str) -> str:
+    """The peer's key in the matrix: its own name at the first tier, `peer@tier` at the others."""
+    return peer if tier == first_tier else f"{peer}@{tier}"
+
+
 def run_peer(peer: PeerSpec, funcspec: Path, tier: str, out: Path, jobs: int, extra: list[str]) -> Path:
     report = out / f"{peer.key}.json"
     backend = "exec:" + " ".join(shlex.quote(part) for part in peer.command())
@@ -170,6 +199,11 @@ def _peer_label(report: dict[str, Any]) -> str:
     return f"{backend['name']} ({backend['version']})"
 
 
+def _section_label(key: str, report: dict[str, Any]) -> str:
+    """A peer's section title; a peer run at several tiers gets a section per tier."""
+    return _peer_label(report) + (f", {report['run']['tier']} tier" if "@" in key else "")
+
+
 def clause_verdicts(report: dict[str, Any]) -> dict[str, str]:
     """Clause -> verdict, recomputed from the tests as docs/report-format.md defines it."""
     counts: dict[str, dict[str, int]] = {}
@@ -215,6 +249,8 @@ def render_findings(reports: list[tuple[str, dict[str, Any]]], causes: list[Caus
     bugs = [c for c in causes if c.verdict == "bug"]
     labels = []
     for key, report in reports:
+        if "@" in key:
+            continue  # the same peer at another tier: its replays are the same
         version = re.search(r"\d+\.\d+[\w.+]*", report["run"]["backend"]["version"])
         labels.append((key, report["run"]["backend"]["name"] + (" " + version.group(0) if version else "")))
     lines = ["| bug | minimal case | " + " | ".join(label for _, label in labels) + " | upstream |",
@@ -294,7 +330,7 @@ def render(reports: list[tuple[str, dict[str, Any]]], causes: list[Cause], comma
     add("")
     for key, report in reports:
         name = report["run"]["backend"]["name"]
-        add(f"## {_peer_label(report)}")
+        add(f"## {_section_label(key, report)}")
         add("")
         spec = report["run"]["backend"]["spec"].replace(f"{ROOT}{os.sep}", "")
         add(f"Backend: {_code(spec)}; seed {report['run']['seed']}, "
@@ -510,10 +546,12 @@ NOTES = """\
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--funcspec", default=str(ROOT / "build/tools/funcspec"), help="the funcspec command")
-    parser.add_argument("--tier", default="pr")
+    parser.add_argument("--tier", action="append", metavar="TIER[:PEER,...]",
+                        help="a tier of the matrix, for every peer or the ones listed (repeatable; the first is the "
+                        f"main tier; default: {' '.join(DEFAULT_TIERS)})")
     parser.add_argument("--peer", action="append", help="run only these peers (repeatable)")
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--out", help="where the JSON reports go (default tools/peers/out/<tier>)")
+    parser.add_argument("--out", help="where the JSON reports go (default tools/peers/out; each tier in <out>/<tier>)")
     parser.add_argument("--doc", default=str(ROOT / "docs/peers.md"))
     parser.add_argument("--explanations", default=str(HERE / "explanations.json"))
     parser.add_argument("--report-only", action="store_true", help="only regenerate the matrix from --out")
@@ -527,22 +565,31 @@ def main() -> int:
     parser.add_argument("check_args", nargs="*", help="extra arguments for funcspec check (after --)")
     args = parser.parse_args()
 
-    out = Path(args.out) if args.out else HERE / "out" / args.tier
-    out.mkdir(parents=True, exist_ok=True)
+    tiers = [TierRun.parse(t) for t in (args.tier or DEFAULT_TIERS)]
+    out_root = Path(args.out) if args.out else HERE / "out"
     specs = [p for p in peer_specs() if not args.peer or p.key in args.peer]
     reports: list[tuple[str, dict[str, Any]]] = []
-    for peer in specs:
-        path = out / f"{peer.key}.json"
-        if not args.report_only:
-            missing = peer.available()
-            if missing is not None:
-                print(f"== {peer.key}: skipped: {missing}")
+    replays: dict[str, dict[str, str]] = {}
+    for tier_run in tiers:
+        out = out_root / tier_run.tier
+        out.mkdir(parents=True, exist_ok=True)
+        for peer in specs:
+            if not tier_run.includes(peer.key):
                 continue
-            run_peer(peer, Path(args.funcspec), args.tier, out, args.jobs, args.check_args)
-        if path.exists():
-            reports.append((peer.key, json.loads(path.read_text())))
-        elif args.report_only:
-            print(f"== {peer.key}: no report at {path}")
+            path = out / f"{peer.key}.json"
+            if not args.report_only:
+                missing = peer.available()
+                if missing is not None:
+                    print(f"== {peer.key}: skipped: {missing}")
+                    continue
+                run_peer(peer, Path(args.funcspec), tier_run.tier, out, args.jobs, args.check_args)
+            key = report_key(peer.key, tier_run.tier, tiers[0].tier)
+            if path.exists():
+                reports.append((key, json.loads(path.read_text())))
+                if (out / f"{peer.key}.findings.json").exists():
+                    replays[key] = json.loads((out / f"{peer.key}.findings.json").read_text())
+            elif args.report_only:
+                print(f"== {peer.key}: no report at {path}")
     if args.xfail_manifest:
         if len(reports) != 1:
             raise SystemExit("--xfail-manifest needs exactly one peer (--peer)")
@@ -550,16 +597,16 @@ def main() -> int:
     if args.fixture_agreement:
         if not reports:
             raise SystemExit("--fixture-agreement: no peer report to read")
-        write_fixture_agreement(reports, Path(args.fixtures))
+        # The fixtures were selected at one tier: the agreement is read from the peers' runs at it.
+        write_fixture_agreement([(k, r) for k, r in reports if "@" not in k], Path(args.fixtures))
     if args.no_doc:
         return 0
     if not reports:
         print("no peer report to build the matrix from", file=sys.stderr)
         return 1
     causes = load_causes(Path(args.explanations))
-    command = f"python3 tools/peers/run_peers.py --tier {args.tier}"
-    replays = {key: json.loads((out / f"{key}.findings.json").read_text())
-               for key, _ in reports if (out / f"{key}.findings.json").exists()}
+    command = "python3 tools/peers/run_peers.py " + " ".join(
+        f"--tier {t.tier}" + (":" + ",".join(t.peers) if t.peers else "") for t in tiers)
     text, unexplained = render(reports, causes, command, replays)
     Path(args.doc).write_text(text)
     print(f"wrote {args.doc} ({len(reports)} peers, {unexplained} unexplained failures)")

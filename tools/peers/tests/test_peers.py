@@ -208,6 +208,38 @@ class MatrixTests(unittest.TestCase):
         self.assertIn("`OPS-VALUES/cos/a`", text)
 
 
+class TierMatrixTests(unittest.TestCase):
+    """run_peers.py --tier: the matrix covers several tiers, each for every peer or some."""
+
+    def test_tier_arguments_name_the_peers_each_tier_runs(self):
+        import run_peers
+
+        everyone = run_peers.TierRun.parse("pr")
+        some = run_peers.TierRun.parse("nightly:torch-1.13,torch-2")
+        self.assertTrue(everyone.includes("jax"))
+        self.assertEqual(some.peers, ["torch-1.13", "torch-2"])
+        self.assertFalse(some.includes("jax"))
+        self.assertEqual(run_peers.report_key("jax", "pr", "pr"), "jax")
+        self.assertEqual(run_peers.report_key("torch-2", "nightly", "pr"), "torch-2@nightly")
+        with self.assertRaises(SystemExit):
+            run_peers.TierRun.parse(":torch-2")
+
+    def test_a_peer_at_a_second_tier_gets_its_own_row_and_section(self):
+        import run_peers
+
+        def report(tier, status):
+            return {"run": {"backend": {"spec": "exec:x", "name": "functorch", "version": "PyTorch 1.13.0a0"},
+                            "seed": 7, "tier": tier, "seconds": 1.0},
+                    "tests": [{"id": "OPS-VALUES/sin/a", "clauses": ["OPS-1.1"], "status": status, "reason": "off"}]}
+
+        text, unexplained = run_peers.render([("torch-1.13", report("pr", "pass")),
+                                              ("torch-1.13@nightly", report("nightly", "fail"))], [], "cmd")
+        self.assertEqual(unexplained, 1)  # the nightly failure is judged like any other
+        self.assertIn("| functorch | PyTorch 1.13.0a0 | nightly | 1 |", text)
+        self.assertIn("## functorch (PyTorch 1.13.0a0)\n", text)
+        self.assertIn("## functorch (PyTorch 1.13.0a0), nightly tier\n", text)
+
+
 class FixtureAgreementTests(unittest.TestCase):
     """run_peers.py --fixture-agreement: each peer's status on the test behind every golden fixture."""
 
