@@ -188,6 +188,8 @@ RULES: list[Rule] = [
          r"gather\(\): Expected dtype int64 for index|"
          r"index_select\(\): Expected dtype int64 for index|"
          r"Expected dtype int64 for index|"
+         r"gather\(\): Expected dtype int32/int64 for index|"
+         r"scatter\(\): Expected self\.dtype to be equal to src\.dtype|"
          r"masked_fill_ only supports boolean masks",
          "dtype_not_supported"),
     Rule(r"rounding_mode must be one of|div expected rounding_mode to be one of|"
