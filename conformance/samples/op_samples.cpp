@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "conformance/samples/special_points.h"
 #include "reference/core/error.h"
 #include "reference/ops/dispatch.h"
 
@@ -98,6 +99,7 @@ OpSampleRegistry& OpSampleRegistry::mutable_instance() {
     register_random_samples(*r);
     register_dynamic_samples(*r);
     register_custom_samples(*r);
+    add_special_point_samples(*r);
     return r;
   }();
   return *registry;
@@ -109,6 +111,17 @@ const OpSampleSpec* OpSampleRegistry::find(const std::string& op) const {
 }
 
 void register_op_samples(OpSampleSpec spec) { OpSampleRegistry::mutable_instance().add(std::move(spec)); }
+
+void OpSampleRegistry::extend(const std::string& op, std::function<std::vector<OpSample>(DType floating)> extra) {
+  auto it = specs_.find(op);
+  FUNCSPEC_INTERNAL_ASSERT(it != specs_.end(), "samples extended for an op without samples");
+  it->second.generate = [own = std::move(it->second.generate), extra = std::move(extra)](DType floating,
+                                                                                         SampleRng& rng) {
+    std::vector<OpSample> all = own(floating, rng);
+    for (OpSample& s : extra(floating)) all.push_back(std::move(s));
+    return all;
+  };
+}
 
 void OpSampleRegistry::add(OpSampleSpec spec) {
   FUNCSPEC_INTERNAL_ASSERT(!specs_.contains(spec.op), "samples declared twice for one op");

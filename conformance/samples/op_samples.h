@@ -78,6 +78,9 @@ class OpSampleRegistry {
   const OpSampleSpec* find(const std::string& op) const;
   const std::map<std::string, OpSampleSpec>& all() const { return specs_; }
   void add(OpSampleSpec spec);
+  // Appends what `extra` generates to the op's own samples (its special points, NOTE: [special
+  // points]); the op must have samples already.
+  void extend(const std::string& op, std::function<std::vector<OpSample>(DType floating)> extra);
 
  private:
   friend void register_op_samples(OpSampleSpec spec);

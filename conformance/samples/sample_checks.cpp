@@ -133,6 +133,8 @@ SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std:
   SampleRng rng(seed);
   const double eps = machine_epsilon(floating);
   const double allowed = floating == DType::Float32 ? spec.tolerance.ulps32 : spec.tolerance.ulps64;
+  const double smallest_normal = floating == DType::Float32 ? static_cast<double>(std::numeric_limits<float>::min())
+                                                            : std::numeric_limits<double>::min();
   for (const OpSample& sample : generate_or_record(spec, floating, rng, verdict)) {
     ++verdict.samples_run;
     const std::string where = describe(spec, sample, seed);
@@ -182,8 +184,9 @@ SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std:
           }
           continue;
         }
-        const double magnitude =
-            std::max({std::abs(w[k].convert_to<double>()), floor, std::numeric_limits<double>::min()});
+        // Below the dtype's smallest normal number results are spaced eps * that number apart, so
+        // an error there counts in units of that spacing (as value_tolerance's whole ulps do).
+        const double magnitude = std::max({std::abs(w[k].convert_to<double>()), floor, smallest_normal});
         const double error = boost::multiprecision::abs(g[k] - w[k]).convert_to<double>() / (eps * magnitude);
         verdict.max_error_ulps = std::max(verdict.max_error_ulps, error);
         if (error > allowed) {

@@ -123,13 +123,20 @@ void register_binary_rules(RuleAttacher& attach) {
   attach.jvp("pow", [](const JvpCall& c) -> TensorList {
     const Tensor& base = c.primals[0];
     const Tensor& exponent = c.primals[1];
+    // Each masked-out branch reads a harmless stand-in (exponent 1, base 1) instead of the value
+    // that makes it infinite (base^-1, log 0 at a zero base). The select gives the branch it drops
+    // a zero cotangent, and 0 * inf there would make reverse-over-reverse NaN where
+    // forward-over-reverse is finite: the modes' second derivatives would disagree.
     const Tensor by_base = scaled(c.tangents[0], [&] {
-      const Tensor power_rule = ops::mul(exponent, ops::pow(base, ops::sub(exponent, ops::lit(1))));
-      return ops::where(ops::eq(exponent, ops::lit(0)), ops::lit(0), power_rule);
+      const Tensor zero_exponent = ops::eq(exponent, ops::lit(0));
+      const Tensor safe_exponent = ops::where(zero_exponent, ops::lit(1), exponent);
+      const Tensor power_rule = ops::mul(exponent, ops::pow(base, ops::sub(safe_exponent, ops::lit(1))));
+      return ops::where(zero_exponent, ops::lit(0), power_rule);
     });
     const Tensor by_exponent = scaled(c.tangents[1], [&] {
       const Tensor zero_base = ops::logical_and(ops::eq(base, ops::lit(0)), ops::ge(exponent, ops::lit(0)));
-      return ops::where(zero_base, ops::lit(0), ops::mul(c.outputs[0], ops::log(base)));
+      const Tensor safe_base = ops::where(zero_base, ops::lit(1), base);
+      return ops::where(zero_base, ops::lit(0), ops::mul(c.outputs[0], ops::log(safe_base)));
     });
     return {add_tangents(by_base, by_exponent)};
   });

@@ -146,18 +146,24 @@ Tensor even_split_among_extremes(const Tensor& values, const Tensor& extreme, co
 
 // d norm_p(x) / dx as PyTorch's norm_backward computes it, `norm` having the reduced dims kept.
 // Where the norm is 0 the derivative is taken as 0 (p >= 1), and where an element is 0 its share
-// is 0 (p < 1), instead of the 0/0 of the formula.
+// is 0 (p < 1), instead of the 0/0 of the formula. The masked-out formulas read 1 in place of the
+// zero norm or element: the mask gives what it drops a zero cotangent, and 0 * inf there would make
+// the second derivative NaN in reverse-over-reverse but 0 in forward-over-reverse.
 Tensor norm_weight(const Tensor& x, const Tensor& norm, double p, const Attrs& attrs) {
   const Tensor zero = ops::lit(0.0);
+  const Tensor one = ops::lit(1.0);
   const Tensor at_zero_norm = ops::eq(norm, zero);
   if (std::isinf(p)) {
     return ops::mul(ops::sign(x), even_split_among_extremes(ops::abs(x), norm, attrs));
   }
   if (p == 1) return ops::sign(x);
-  if (p == 2) return ops::masked_fill(ops::div(x, norm), at_zero_norm, zero);
-  const Tensor scaled = ops::mul(ops::sign(x), ops::pow(ops::abs(x), ops::lit(p - 1)));
-  if (p < 1) return ops::mul(ops::masked_fill(scaled, ops::eq(x, zero), zero), ops::pow(norm, ops::lit(1 - p)));
-  return ops::masked_fill(ops::div(scaled, ops::pow(norm, ops::lit(p - 1))), at_zero_norm, zero);
+  const Tensor safe_norm = ops::masked_fill(norm, at_zero_norm, one);
+  if (p == 2) return ops::masked_fill(ops::div(x, safe_norm), at_zero_norm, zero);
+  const Tensor at_zero_x = ops::eq(x, zero);
+  const Tensor scaled =
+      ops::mul(ops::sign(x), ops::pow(ops::masked_fill(ops::abs(x), at_zero_x, one), ops::lit(p - 1)));
+  if (p < 1) return ops::mul(ops::masked_fill(scaled, at_zero_x, zero), ops::pow(norm, ops::lit(1 - p)));
+  return ops::masked_fill(ops::div(scaled, ops::pow(safe_norm, ops::lit(p - 1))), at_zero_norm, zero);
 }
 
 }  // namespace

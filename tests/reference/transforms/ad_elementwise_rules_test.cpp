@@ -22,6 +22,7 @@
 namespace funcspec::transforms {
 namespace {
 
+using testing_support::call1;
 using testing_support::expect_derivatives_consistent;
 using testing_support::expect_same;
 using testing_support::lift;
@@ -246,6 +247,24 @@ TEST(AdBinaryRules, PowAtBaseZeroFollowsPyTorch) {
   expect_same(values(by_exponent), {0.0, 0.0, 8.0 * std::log(2.0)}, 1e-15);
   // A literal exponent: only the base has a derivative.
   expect_same(values(grad_of_sum([](const Tensor& t) { return ops::pow(t, ops::lit(3)); }, scalar(-2.0))), {12.0});
+}
+
+TEST(AdBinaryRules, PowSecondDerivativesAtBaseZeroAgreeInEveryMode) {
+  // d2/dx2 sum(x^e) at x = 0 is e (e - 1) 0^(e-2): [2, 0, 0] for e = [2, 1, 3]. The rule's masked
+  // branches read stand-ins, so reverse over reverse never forms 0 * inf (it gave NaN where forward
+  // over reverse gave these values).
+  const Tensor exponent = from_values({2.0, 1.0, 3.0}, {3});
+  const PyFunction f = lift([exponent](const Tensor& t) { return ops::sum(ops::pow(t, exponent)); });
+  const Tensor x = from_values({0.0, 0.0, 0.0}, {3});
+  const std::vector<double> expected{2, 0, 0, 0, 0, 0, 0, 0, 0};
+  expect_same(values(call1(jacrev(jacrev(f)), x)), expected);
+  expect_same(values(call1(jacfwd(jacrev(f)), x)), expected);
+  // The exponent's second derivative at base 0 (exponent >= 0) is 0 in both modes too.
+  const Tensor base = from_values({0.0, 0.0}, {2});
+  const PyFunction g = lift([base](const Tensor& e) { return ops::sum(ops::pow(base, e)); });
+  const Tensor e = from_values({2.0, 0.0}, {2});
+  expect_same(values(call1(jacrev(jacrev(g)), e)), {0, 0, 0, 0});
+  expect_same(values(call1(jacfwd(jacrev(g)), e)), {0, 0, 0, 0});
 }
 
 TEST(AdBinaryRules, RemainderAndRoundedDivisionByHand) {

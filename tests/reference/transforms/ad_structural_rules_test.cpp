@@ -187,6 +187,20 @@ TEST(AdReduce, NormAtItsKinks) {
   expect_same(gradient_of([](const Tensor& t) { return ops::norm(t, 0); }, from_values({4, 0, 1}, {3})), {0, 0, 0});
 }
 
+TEST(AdReduce, NormSecondDerivativesAtZeroAgreeInEveryMode) {
+  // At the zero vector the first derivative is specified as 0, so the masked formulas read 1 in
+  // place of the zero norm: reverse over reverse then gives the Hessian forward over reverse does
+  // (0), instead of NaN from 0 * inf in the branch the mask drops.
+  const Tensor zeros = from_values({0, 0, 0}, {3});
+  const std::vector<double> zero_hessian(9, 0.0);
+  for (double p : {2.0, 3.0}) {
+    SCOPED_TRACE(p);
+    const PyFunction f = lift([p](const Tensor& t) { return ops::norm(t, p); });
+    expect_same(values(call1(jacrev(jacrev(f)), zeros)), zero_hessian);
+    expect_same(values(call1(jacfwd(jacrev(f)), zeros)), zero_hessian);
+  }
+}
+
 TEST(AdReduce, IndexAndBoolReductionsCarryNoDerivative) {
   const Tensor x = from_values({0.5, -2, 3, 0}, {4});
   const Fn1 f = [](const Tensor& t) {

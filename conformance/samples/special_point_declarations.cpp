@@ -1,0 +1,206 @@
+// The special points of the catalogue's ops (NOTE: [special points]). docs/ops/<family>.md,
+// "Special points", lists them and states which one-sided derivative is specified at each; the AD
+// checks take that value where no limit exists (SPEC AD-8.7). Ops without an entry have none: linear ops (add, sub, the
+// views, cat, gather, the scatters, cumsum, flip, roll, sum, mean, trace, tril, triu), bilinear
+// ones (mul, einsum and the products, linear), ops whose results carry no derivative and whose
+// values have no point of their own (comparisons, logical ops, creation, random draws, the
+// dynamic-shape ops), and where, whose condition is a bool.
+//
+// Points near a pole stay 1e-8 away from it: the gradient checks' finite differences step by
+// 1e-20 and 1e-17 in the oracle dtype, and a point closer than that would see the pole inside
+// its stencil. Points whose float32 region lies elsewhere (overflow thresholds) say so.
+#include <limits>
+
+#include "conformance/samples/special_points.h"
+#include "reference/core/error.h"
+
+namespace funcspec::samples {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+PointOperand at(std::vector<double> values) { return {std::move(values)}; }
+PointOperand at(std::vector<double> values, Shape shape) { return {std::move(values), {}, std::move(shape)}; }
+// The float64 point and where float32 meets the same region.
+PointOperand at_by_dtype(std::vector<double> values64, std::vector<double> values32) {
+  return {std::move(values64), std::move(values32)};
+}
+PointOperand class_targets(std::vector<double> values, Shape shape) {
+  return {std::move(values), {}, std::move(shape), DType::Int64};
+}
+PointOperand omitted() { return {{}, {}, std::nullopt, std::nullopt, true}; }
+PointOperand literal(double value) { return {{value}, {}, std::nullopt, std::nullopt, false, true}; }
+
+SpecialPoint point(std::string name, std::vector<PointOperand> operands, Attrs attrs = {}) {
+  return {std::move(name), std::move(operands), std::move(attrs)};
+}
+
+Attrs reduce_dims(std::vector<std::int64_t> dims) { return {{"dim", std::move(dims)}}; }
+Attrs norm_order(double p) { return {{"p", Scalar(p)}}; }
+Attrs rounding(const char* mode) { return {{"rounding_mode", std::string(mode)}}; }
+
+std::map<std::string, std::vector<SpecialPoint>> unary_points() {
+  const double half_pi64 = 1.5707963267948966;         // the double nearest pi/2, just below it
+  const double half_pi32 = 1.57079637050628662109375;  // the float nearest pi/2, just above it
+  return {
+      {"abs", {point("kink at 0", {at({0.0, -0.0})})}},
+      {"relu", {point("kink at 0", {at({0.0, -0.0})})}},
+      {"sign", {point("jump at 0", {at({0.0, -0.0})})}},
+      {"floor", {point("jumps at integers", {at({-1.0, 0.0, -0.0, 2.0})})}},
+      {"ceil", {point("jumps at integers", {at({-1.0, 0.0, -0.0, 2.0})})}},
+      {"round", {point("ties to even", {at({0.5, 1.5, 2.5, -0.5, -2.5})})}},
+      {"sqrt", {point("zero (infinite slope)", {at({0.0})}), point("near 0 x=1e-8", {at({1e-8, 4e-8})})}},
+      {"rsqrt", {point("pole at 0", {at({0.0, -0.0})}), point("pole neighbourhood x=1e-8", {at({1e-8, 4e-8})})}},
+      {"reciprocal",
+       {point("pole at 0", {at({0.0, -0.0})}), point("pole neighbourhood x=+-1e-8", {at({1e-8, -1e-8})})}},
+      {"log", {point("pole at 0", {at({0.0, -0.0})}), point("pole neighbourhood x=1e-8", {at({1e-8, 3e-8})})}},
+      {"log1p",
+       {point("series near 0 x=+-1e-20", {at({1e-20, -1e-20})}), point("pole at -1", {at({-1.0})}),
+        // -1 + 2^-30 (float32: -1 + 2^-20, its spacing there being 2^-24).
+        point("pole neighbourhood x=-1+2^-30 (float32 -1+2^-20)", {at_by_dtype({-1.0 + 0x1p-30}, {-1.0 + 0x1p-20})})}},
+      {"exp",
+       {point("near overflow x=+700 (float32 +80)", {at_by_dtype({700.0}, {80.0})}),
+        point("overflow x=+710 (float32 +89)", {at_by_dtype({710.0}, {89.0})}),
+        point("underflow to subnormal x=-740 (float32 -100)", {at_by_dtype({-740.0}, {-100.0})}),
+        point("underflow to zero x=-750 (float32 -110)", {at_by_dtype({-750.0}, {-110.0})})}},
+      {"expm1",
+       {point("series near 0 x=+-1e-20", {at({1e-20, -1e-20})}),
+        point("saturation x=-40 (float32 -20)", {at_by_dtype({-40.0}, {-20.0})}),
+        point("overflow x=+710 (float32 +89)", {at_by_dtype({710.0}, {89.0})})}},
+      {"sin", {point("large argument x=1e22", {at({1e22, -1e22})})}},
+      {"cos", {point("large argument x=1e22", {at({1e22, -1e22})})}},
+      {"tan", {point("pole neighbourhood x=fl(pi/2)", {at_by_dtype({half_pi64}, {half_pi32})})}},
+      {"tanh",
+       {point("series near 0 x=+-1e-20", {at({1e-20, -1e-20})}),
+        point("saturation x=+-20 (float32 +-10)", {at_by_dtype({20.0, -20.0}, {10.0, -10.0})})}},
+      {"sigmoid",
+       {point("saturation x=+-40 (float32 +-20)", {at_by_dtype({40.0, -40.0}, {20.0, -20.0})}),
+        point("underflow to subnormal x=-740 (float32 -100)", {at_by_dtype({-740.0}, {-100.0})})}},
+      {"erf",
+       {point("series near 0 x=+-1e-20", {at({1e-20, -1e-20})}),
+        point("saturation x=+-6 (float32 +-4)", {at_by_dtype({6.0, -6.0}, {4.0, -4.0})})}},
+      // The tanh form's tail (x < -4) is left out: its argument u is rounded before sigmoid(2u),
+      // whose condition number |2u| there exceeds the op's stated 24 ulps (docs/ops/unary.md).
+      {"gelu",
+       {point("negative tail x=-10", {at({-10.0})}), point("underflow x=-40", {at({-40.0})}),
+        point("saturation x=+40", {at({40.0})}, {{"approximate", std::string("tanh")}}),
+        point("underflow x=-40", {at({-40.0})}, {{"approximate", std::string("tanh")}})}},
+      // The switch to the linear region at beta x = threshold, for each sampled attribute set.
+      {"softplus",
+       {point("threshold switch beta*x=threshold", {at({20.0})}),
+        point("threshold switch beta*x=threshold", {at({1.5})}, {{"beta", 2.0}, {"threshold", 3.0}}),
+        point("threshold switch beta*x=threshold", {at({40.0})}, {{"beta", 0.5}}),
+        point("negative tail x=-40", {at({-40.0})}), point("underflow x=-800", {at({-800.0})})}},
+  };
+}
+
+std::map<std::string, std::vector<SpecialPoint>> binary_points() {
+  return {
+      {"div",
+       {point("pole neighbourhood: divisor +-1e-8", {at({1.5, -2.0}), at({1e-8, -1e-8})}),
+        point("jumps at integer quotients", {at({3.0, -3.0, 4.5}), at({1.5, 1.5, -1.5})}, rounding("trunc")),
+        point("jumps at integer quotients", {at({3.0, -3.0, 4.5}), at({1.5, 1.5, -1.5})}, rounding("floor"))}},
+      {"remainder", {point("jumps at integer quotients", {at({3.0, -3.0, 4.5}), at({1.5, 1.5, -1.5})})}},
+      {"pow",
+       // Exponents of at least 2: at (0, 1) the specified one-sided first derivatives make the
+       // mixed second derivatives differ (1 one way, 0 the other), and no Hessian is symmetric.
+       {point("zero base, positive exponents", {at({0.0, 0.0}), at({2.0, 3.0})}),
+        point("zero base, zero exponent (0^0 = 1)", {at({0.0}), at({0.0})}),
+        // One element and a literal exponent: forward mode's Jacobian of an infinite slope holds
+        // 0 * inf = NaN wherever the basis tangent is 0 (another element, the exponent), which
+        // reverse mode never forms.
+        point("zero base, exponent 0.5 (infinite slope)", {at({0.0}), literal(0.5)})}},
+      {"maximum", {point("tie", {at({1.5, -0.5, 0.0}), at({1.5, -0.5, -0.0})})}},
+      {"minimum", {point("tie", {at({1.5, -0.5, 0.0}), at({1.5, -0.5, -0.0})})}},
+      {"atan2",
+       {point("origin", {at({0.0, 0.0, -0.0}), at({0.0, -0.0, -0.0})}),
+        point("branch cut y=+-0, x<0", {at({0.0, -0.0}), at({-1.0, -1.0})})}},
+      {"clamp",
+       {point("x at the lower bound", {at({-1.0, 0.5}), at({-1.0, 0.5}), at({1.0, 2.0})}),
+        point("x at the upper bound", {at({1.0, 0.5}), at({-1.0, -2.0}), at({1.0, 0.5})}),
+        point("min equals max", {at({0.5, 1.0, 2.0}), at({1.0}), at({1.0})}),
+        point("x at min, no max", {at({-1.0, 0.5}), at({-1.0, 0.5}), omitted()}),
+        point("x at max, no min", {at({1.0, 0.5}), omitted(), at({1.0, 0.5})})}},
+  };
+}
+
+std::map<std::string, std::vector<SpecialPoint>> reduce_points() {
+  const Attrs rows = reduce_dims({1});
+  const PointOperand ties = at({1.5, 1.5, -0.5, -0.5, 0.25, 0.25, 0.25, 0.25}, {2, 4});
+  const PointOperand nan_row = at({1.0, kNan, 2.0, kNan}, {4});
+  return {
+      {"amax",
+       {point("tie", {ties}, rows), point("row of -inf", {at({-kInf, -kInf, 1.0, 2.0}, {2, 2})}, rows),
+        point("NaN", {nan_row})}},
+      {"amin",
+       {point("tie", {ties}, rows), point("row of +inf", {at({kInf, kInf, 1.0, 2.0}, {2, 2})}, rows),
+        point("NaN", {nan_row})}},
+      {"argmax", {point("tie", {ties}, {{"dim", std::int64_t{1}}}), point("NaN", {nan_row})}},
+      {"argmin", {point("tie", {ties}, {{"dim", std::int64_t{1}}}), point("NaN", {nan_row})}},
+      {"prod", {point("one zero", {at({2.0, 0.0, 1.5, -1.0})}), point("two zeros", {at({0.0, 2.0, 0.0, 1.5})})}},
+      {"norm",
+       {point("zero vector", {at({0.0, 0.0, 0.0})}, norm_order(2.0)),
+        point("zero vector", {at({0.0, 0.0, 0.0})}, norm_order(1.0)),
+        point("zero vector", {at({0.0, 0.0, 0.0})}, norm_order(3.0)),
+        point("zero vector", {at({0.0, 0.0, 0.0})}, norm_order(kInf)),
+        point("zero element", {at({0.0, 1.5, -2.0})}, norm_order(0.5)),
+        point("tie of |x|", {at({1.5, -1.5, 0.5})}, norm_order(kInf)),
+        point("tie of |x|", {at({0.5, -0.5, 1.5})}, norm_order(-kInf))}},
+      {"var", {point("zero variance", {at({1.5, 1.5, 1.5})})}},
+      // Zeros: a constant whose scaled copies (vmap(grad)'s batch) still have an exact zero variance.
+      {"std", {point("zero variance", {at({0.0, 0.0, 0.0})})}},
+      {"logsumexp",
+       {point("saturation x=+-1000", {at({1000.0, 1000.0, 0.0, -1000.0}, {2, 2})}, rows),
+        point("row of -inf", {at({-kInf, -kInf, 1.0, 2.0}, {2, 2})}, rows)}},
+  };
+}
+
+std::map<std::string, std::vector<SpecialPoint>> other_points() {
+  const Attrs last{{"dim", std::int64_t{-1}}};
+  const Attrs mean{{"reduction", std::string("mean")}};
+  return {
+      {"softmax",
+       {point("saturation x=+-1000", {at({1000.0, 0.0, -1000.0})}, last),
+        point("row of -inf", {at({-kInf, -kInf, 1.0, 2.0}, {2, 2})}, last)}},
+      {"log_softmax",
+       {point("saturation x=+-1000", {at({1000.0, 0.0, -1000.0})}, last),
+        point("row of -inf", {at({-kInf, -kInf, 1.0, 2.0}, {2, 2})}, last)}},
+      {"cross_entropy",
+       {point("saturation x=+-1000", {at({1000.0, 0.0, -1000.0}, {1, 3}), class_targets({0}, {1})}),
+        point("every target ignored (mean is 0/0)", {at({0.5, -1.0, 2.0}, {1, 3}), class_targets({-100}, {1})}, mean)}},
+      {"nll_loss",
+       {point("every target ignored (mean is 0/0)", {at({0.5, -1.0, 2.0}, {1, 3}), class_targets({-100}, {1})}, mean)}},
+      {"layer_norm", {point("zero variance", {at({1.5, 1.5, 1.5, 1.5})}, {{"normalized_shape", Shape{4}}})}},
+      {"cumprod",
+       {point("one zero", {at({2.0, 0.0, 1.5, -1.0})}, {{"dim", std::int64_t{0}}}),
+        point("two zeros", {at({0.0, 2.0, 0.0, 1.5})}, {{"dim", std::int64_t{0}}})}},
+      {"sort",
+       {point("ties", {at({1.5, -0.5, 1.5, 0.0, -0.5, -0.0})}),
+        point("ties", {at({1.5, -0.5, 1.5, 0.0, -0.5, -0.0})}, {{"descending", true}})}},
+      {"topk", {point("tie at the k-th value", {at({1.5, 0.5, 1.5, 0.5})}, {{"k", std::int64_t{3}}})}},
+      // A singular matrix: det's derivative is the adjugate (rank n-1) or zero (rank <= n-2).
+      {"det",
+       {point("singular, rank n-1", {at({1.0, 2.0, 2.0, 4.0}, {2, 2})}),
+        point("singular, rank n-2 (zero)", {at({0.0, 0.0, 0.0, 0.0}, {2, 2})})}},
+      {"slogdet", {point("singular", {at({1.0, 2.0, 2.0, 4.0}, {2, 2})})}},
+      {"custom.log1pexp", {point("saturation x=+40", {at({40.0})}), point("negative tail x=-40", {at({-40.0})})}},
+  };
+}
+
+}  // namespace
+
+const std::map<std::string, std::vector<SpecialPoint>>& special_point_declarations() {
+  static const std::map<std::string, std::vector<SpecialPoint>> declarations = [] {
+    std::map<std::string, std::vector<SpecialPoint>> all;
+    for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points}) {
+      for (auto& [op, points] : (*family)()) {
+        FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
+      }
+    }
+    return all;
+  }();
+  return declarations;
+}
+
+}  // namespace funcspec::samples
