@@ -40,6 +40,8 @@ _TRACER = r"(?:ConcretizationTypeError|TracerBoolConversionError|TracerIntegerCo
           r"NonConcreteBooleanIndexError|TracerArrayConversionError)"
 
 RULES: list[Rule] = [
+    # A tracer kept from inside a transform and used after it returned (SPEC AD-6.4).
+    Rule(r"UnexpectedTracerError", "transform_escaped"),
     # eval_shape has no values: asking for one is the meta device's data-dependence error.
     Rule(_TRACER, "data_dependent_on_meta", _on_meta),
     # A value asked of a batched tracer (vmap): item/bool conversion, or a value-dependent shape.
