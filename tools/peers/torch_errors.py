@@ -59,6 +59,7 @@ RULES: list[Rule] = [
     # Each example would write its own draw into the one unbatched tensor (SPEC VMAP-2.3).
     Rule(r"vmap: Cannot ask for different inplace randomness on an unbatched tensor", "vmap_inplace_unbatched"),
     Rule(r"It looks like you're calling \.item\(\) on a Tensor|"
+         r"vmap: It looks like you're either \(1\) calling \.item\(\) on a Tensor|"
          r"vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow",
          "vmap_data_dependent"),
     Rule(r"We do not support batching operators that can output dynamic shape", "vmap_dynamic_shape"),
