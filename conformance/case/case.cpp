@@ -353,6 +353,11 @@ std::vector<std::string> result_names(const Case& c) {
   return names;
 }
 
+bool operator==(const OpCall& a, const OpCall& b) {
+  return a.outs == b.outs && a.op == b.op && a.args == b.args && a.attrs.values() == b.attrs.values() &&
+         a.no_grad == b.no_grad && a.stored_as == b.stored_as;
+}
+
 std::string_view call_mode_name(CallMode mode) {
   switch (mode) {
     case CallMode::Plain: return "plain";

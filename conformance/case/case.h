@@ -128,6 +128,8 @@ struct OpCall {
   // name, as the seeds' `global intermediate`; the case's `after` steps can read it.
   std::string stored_as{};
 };
+// Attrs has no equality of its own; two calls are equal when their attribute values are.
+bool operator==(const OpCall& a, const OpCall& b);
 
 // --- Transforms (docs/case-format.md, *Transforms*) ---
 
