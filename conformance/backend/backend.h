@@ -35,6 +35,7 @@ struct Capabilities {
   std::set<std::string, std::less<>> transforms;  // transform names as in case files ("vmap", "jacfwd")
   std::set<DType> dtypes;                         // never DType::Oracle
   std::set<std::string, std::less<>> devices;     // "cpu", "meta", "cuda"
+  std::set<std::string, std::less<>> features{};  // of case format 1.1 (NOTE: [case features])
 };
 
 // Why `backend` cannot run `c` (the first missing op, transform, dtype or device, named), or

@@ -50,6 +50,22 @@ std::optional<std::string> missing_capability(const Capabilities& capabilities, 
     if (capabilities.transforms.count(name) == 0)
       return fmt::format("the case applies the transform '{}', which {} does not implement", name, who);
   }
+  std::vector<OpCall> outside = c.after;
+  for (const Transform& transform : c.transforms) {
+    if (const auto* vjp = std::get_if<VjpTransform>(&transform))
+      outside.insert(outside.end(), vjp->before_call.begin(), vjp->before_call.end());
+    if (const auto* jvp = std::get_if<JvpTransform>(&transform))
+      outside.insert(outside.end(), jvp->before_call.begin(), jvp->before_call.end());
+  }
+  for (const OpCall& call : outside) {
+    if (capabilities.ops.count(call.op) == 0)
+      return fmt::format("the case calls the op '{}', which {} does not implement", call.op, who);
+  }
+  for (std::string_view feature : case_features(c)) {
+    if (capabilities.features.count(feature) == 0)
+      return fmt::format("the case uses '{}' of case format 1.1, which {} does not state among its features", feature,
+                         who);
+  }
   return std::nullopt;
 }
 

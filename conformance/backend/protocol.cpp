@@ -252,7 +252,7 @@ Capabilities parse_hello_reply(std::string_view line) {
   capabilities.version = reader.string_of(reply, "version");
   const Json& stated = reply.at("capabilities");
   if (!stated.is_object()) reader.fail("has 'capabilities' that is not an object");
-  reader.check_fields(stated, "capabilities", {"ops", "transforms", "dtypes", "devices"},
+  reader.check_fields(stated, "capabilities", {"ops", "transforms", "dtypes", "devices", "features"},
                       {"ops", "transforms", "dtypes", "devices"});
   for (std::string& op : reader.strings_of(stated, "ops")) capabilities.ops.insert(std::move(op));
   for (std::string& t : reader.strings_of(stated, "transforms")) capabilities.transforms.insert(std::move(t));
@@ -265,6 +265,10 @@ Capabilities parse_hello_reply(std::string_view line) {
   for (const std::string& name : reader.strings_of(stated, "devices")) {
     if (!parse_device(name)) reader.fail(fmt::format("lists the unknown device '{}' (expected cpu, meta, cuda)", name));
     capabilities.devices.insert(name);
+  }
+  // Optional, so that a backend written before format 1.1 still shakes hands, stating no features.
+  if (stated.contains("features")) {
+    for (std::string& feature : reader.strings_of(stated, "features")) capabilities.features.insert(std::move(feature));
   }
   return capabilities;
 }
@@ -341,14 +345,16 @@ Request parse_request(std::string_view line) {
 Json hello_reply(const Capabilities& capabilities) {
   Json dtypes = Json::array();
   for (DType dtype : capabilities.dtypes) dtypes.push_back(std::string(dtype_name(dtype)));
+  Json stated{{"ops", capabilities.ops},
+              {"transforms", capabilities.transforms},
+              {"dtypes", dtypes},
+              {"devices", capabilities.devices}};
+  if (!capabilities.features.empty()) stated["features"] = capabilities.features;
   return Json{{"type", "hello"},
               {"protocol", std::string(kProtocolVersion)},
               {"name", capabilities.name},
               {"version", capabilities.version},
-              {"capabilities", Json{{"ops", capabilities.ops},
-                                    {"transforms", capabilities.transforms},
-                                    {"dtypes", dtypes},
-                                    {"devices", capabilities.devices}}}};
+              {"capabilities", stated}};
 }
 
 Json evaluate_reply(std::uint64_t id, const ProgramResult& result) {

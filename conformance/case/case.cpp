@@ -347,6 +347,52 @@ class SignatureWalker {
 
 }  // namespace
 
-std::vector<std::string> result_names(const Case& c) { return SignatureWalker(c).run(); }
+std::vector<std::string> result_names(const Case& c) {
+  std::vector<std::string> names = SignatureWalker(c).run();
+  names.insert(names.end(), c.after_outputs.begin(), c.after_outputs.end());
+  return names;
+}
+
+bool operator==(const OpCall& a, const OpCall& b) {
+  return a.outs == b.outs && a.op == b.op && a.args == b.args && a.attrs.values() == b.attrs.values() &&
+         a.no_grad == b.no_grad && a.stored_as == b.stored_as;
+}
+
+std::string_view call_mode_name(CallMode mode) {
+  switch (mode) {
+    case CallMode::Plain: return "plain";
+    case CallMode::NoGrad: return "no_grad";
+    case CallMode::EnableGrad: return "enable_grad";
+    case CallMode::InferenceMode: return "inference_mode";
+  }
+  return "plain";
+}
+
+std::optional<CallMode> parse_call_mode(std::string_view name) {
+  for (CallMode mode : {CallMode::Plain, CallMode::NoGrad, CallMode::EnableGrad, CallMode::InferenceMode}) {
+    if (call_mode_name(mode) == name) return mode;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string_view> case_features(const Case& c) {
+  std::vector<std::string_view> features;
+  const bool aliased =
+      std::any_of(c.inputs.begin(), c.inputs.end(), [](const CaseInput& in) { return !in.alias_of.empty(); });
+  if (aliased) features.emplace_back("aliased_inputs");
+  const bool stored = !c.after.empty() || std::any_of(c.program.begin(), c.program.end(),
+                                                      [](const OpCall& step) { return !step.stored_as.empty(); });
+  if (stored) features.emplace_back("stored_values");
+  const bool modes =
+      std::any_of(c.call_modes.begin(), c.call_modes.end(), [](CallMode m) { return m != CallMode::Plain; });
+  if (modes) features.emplace_back("call_modes");
+  const bool before_call = std::any_of(c.transforms.begin(), c.transforms.end(), [](const Transform& t) {
+    if (const auto* vjp = std::get_if<VjpTransform>(&t)) return !vjp->before_call.empty();
+    if (const auto* jvp = std::get_if<JvpTransform>(&t)) return !jvp->before_call.empty();
+    return false;
+  });
+  if (before_call) features.emplace_back("before_call");
+  return features;
+}
 
 }  // namespace funcspec::conformance

@@ -22,6 +22,9 @@
 namespace funcspec::conformance {
 
 inline constexpr std::string_view kCaseFormat = "funcspec-case/1";
+// Format 1.1 adds the fields of NOTE: [case features]; a case that uses one of them says so with this
+// version, which a reader of format 1 refuses, so no reader runs it without them.
+inline constexpr std::string_view kCaseFormat11 = "funcspec-case/1.1";
 
 // A malformed case file or .npy file. `file` and `json_path` locate the problem
 // (`program[2].attrs.dim`); either may be empty when unknown.
@@ -106,6 +109,9 @@ struct LiteralSpec {
 struct CaseInput {
   std::string name;
   std::variant<TensorSpec, LiteralSpec> value;
+  // Format 1.1: the earlier input whose memory this one is a view of (`layout.strides` and
+  // `layout.offset` into that input's storage); its values are read from there.
+  std::string alias_of{};
   bool is_literal() const { return std::holds_alternative<LiteralSpec>(value); }
   bool operator==(const CaseInput& other) const = default;
 };
@@ -118,7 +124,12 @@ struct OpCall {
   Attrs attrs;
   // Runs inside a no_grad region (NOTE: [no_grad] in reference/transforms/grad_mode.h).
   bool no_grad = false;
+  // Format 1.1: the (single) result is also stored in a variable outside the function under this
+  // name, as the seeds' `global intermediate`; the case's `after` steps can read it.
+  std::string stored_as{};
 };
+// Attrs has no equality of its own; two calls are equal when their attribute values are.
+bool operator==(const OpCall& a, const OpCall& b);
 
 // --- Transforms (docs/case-format.md, *Transforms*) ---
 
@@ -167,12 +178,16 @@ struct GradTransform {
 struct VjpTransform {
   std::vector<NamedTensor> cotangents;  // keyed by the inner function's (non-aux) results
   bool has_aux = false;
+  // Format 1.1: steps run after vjp returned and before vjp_fn is called, over the function's
+  // arguments by input name (writes into them, NOTE: Storage::version).
+  std::vector<OpCall> before_call{};
   bool operator==(const VjpTransform& other) const = default;
 };
 struct JvpTransform {
   bool linearize = false;             // linearize(f, primals) then apply the linear map to the tangents
   std::vector<NamedTensor> tangents;  // keyed by tensor inputs; inputs without one are held constant
   bool has_aux = false;
+  std::vector<OpCall> before_call{};  // linearize only: as VjpTransform::before_call, before jvp_fn
   bool operator==(const JvpTransform& other) const = default;
 };
 struct JacobianTransform {
@@ -204,6 +219,12 @@ using Transform = std::variant<VmapTransform, GradTransform, VjpTransform, JvpTr
 
 // The name a transform has in case files ("vmap", "grad_and_value", "jacfwd", ...).
 std::string_view transform_name(const Transform& transform);
+
+// Format 1.1: the grad mode a transformed function is called under (`with torch.no_grad():` around
+// the call), per transform of the stack.
+enum class CallMode { Plain, NoGrad, EnableGrad, InferenceMode };
+std::string_view call_mode_name(CallMode mode);
+std::optional<CallMode> parse_call_mode(std::string_view name);
 
 enum class Tier { Smoke, Pr, Nightly, Exhaustive };
 std::string_view tier_name(Tier tier);
@@ -245,14 +266,34 @@ struct Case {
   std::vector<OpCall> program;
   std::vector<std::string> outputs;
   std::vector<Transform> transforms;  // outermost first
+  // Format 1.1: the mode each transformed function is called under, parallel to `transforms`
+  // (shorter, or empty: Plain).
+  std::vector<CallMode> call_modes{};
+  // Format 1.1: steps run in the caller after the transformed function returned, over its results
+  // (by result name), the caller's inputs as the call left them, and the stored values (OpCall::
+  // stored_as); `after_outputs` name what they add to the results.
+  std::vector<OpCall> after{};
+  std::vector<std::string> after_outputs{};
   Expectation expect;
 
   const CaseInput* find_input(std::string_view name) const;
+  CallMode call_mode(std::size_t transform) const {
+    return transform < call_modes.size() ? call_modes[transform] : CallMode::Plain;
+  }
 };
 
+// NOTE: [case features]
+// The fields of format 1.1, each a feature a backend states in its hello (docs/protocol.md,
+// `capabilities.features`): "aliased_inputs" (CaseInput::alias_of), "stored_values"
+// (OpCall::stored_as and the `after` steps), "call_modes" (Case::call_modes) and "before_call"
+// (writes between vjp or linearize and the call of the function they return). A case using one is
+// unsupported on a backend that does not state it, so an older backend is never sent a case it
+// would misread.
+std::vector<std::string_view> case_features(const Case& c);
+
 // The names of what the transformed function returns, innermost transform first (see the naming
-// rules in docs/case-format.md): the keys `expect.values` must have. Throws CaseError (with an
-// empty file) when a transform does not fit the function it wraps.
+// rules in docs/case-format.md), then the `after_outputs`: the keys `expect.values` must have. Throws CaseError (with
+// an empty file) when a transform does not fit the function it wraps.
 std::vector<std::string> result_names(const Case& c);
 
 }  // namespace funcspec::conformance

@@ -338,12 +338,65 @@ class CaseReader {
 
   // --- inputs and program ---
 
-  CaseInput input_of(const std::string& name, const Json& j, const std::string& path) const {
+  CaseInput input_of(const std::string& name, const Json& j, const std::string& path,
+                     const std::vector<CaseInput>& earlier) const {
+    if (j.is_object() && j.contains("alias_of")) return alias_input_of(name, j, path, earlier);
     if (j.is_object() && j.contains("literal")) {
       require_object(j, path, {"literal"});
       return {name, LiteralSpec{scalar_of(j["literal"], path + ".literal")}};
     }
     return {name, tensor_of(j, path, true, false, device_ == Device::Meta ? Values::Optional : Values::Required)};
+  }
+
+  // An input that is a view of an earlier input's memory (format 1.1): its values are the base's
+  // elements its strides and offset reach.
+  CaseInput alias_input_of(const std::string& name, const Json& j, const std::string& path,
+                           const std::vector<CaseInput>& earlier) const {
+    require_format_11(path + ".alias_of");
+    require_object(j, path, {"alias_of", "dtype", "shape", "layout"});
+    const std::string base_name = string_of(j["alias_of"], path + ".alias_of");
+    const CaseInput* base = nullptr;
+    for (const CaseInput& in : earlier) {
+      if (in.name == base_name) base = &in;
+    }
+    if (base == nullptr) bad(path + ".alias_of", fmt::format("'{}' is not an earlier input", base_name));
+    const auto* base_spec = std::get_if<TensorSpec>(&base->value);
+    if (base_spec == nullptr || !base->alias_of.empty() || !base_spec->layout.is_contiguous() ||
+        base_spec->values_omitted)
+      bad(path + ".alias_of",
+          fmt::format("'{}' must be a tensor input with values and no layout or alias of its own", base_name));
+    TensorSpec spec;
+    spec.data.dtype = dtype_of(field(j, path, "dtype"), path + ".dtype");
+    if (spec.data.dtype != base_spec->data.dtype)
+      bad(path + ".dtype",
+          fmt::format("a view of '{}' has its dtype, {}", base_name, dtype_name(base_spec->data.dtype)));
+    spec.data.shape = shape_of(field(j, path, "shape"), path + ".shape");
+    spec.layout = layout_of(field(j, path, "layout"), path + ".layout", spec.data.shape.size());
+    if (!spec.layout.strides) bad(path + ".layout", "an alias gives 'strides' and 'offset' into its base's memory");
+    const std::optional<std::int64_t> extent =
+        strided_extent(spec.data.shape, *spec.layout.strides, spec.layout.offset);
+    if (!extent || *extent > base_spec->data.numel())
+      bad(path + ".layout", fmt::format("reaches beyond the {} elements of '{}'", base_spec->data.numel(), base_name));
+    const std::size_t item = itemsize(spec.data.dtype);
+    const Strides strides(spec.layout.strides->begin(), spec.layout.strides->end());
+    for (std::int64_t i = 0; i < spec.data.numel(); ++i) {
+      std::int64_t rest = i;
+      std::int64_t at = spec.layout.offset;
+      for (std::size_t d = spec.data.shape.size(); d-- > 0;) {
+        at += (rest % spec.data.shape[d]) * strides[d];
+        rest /= spec.data.shape[d];
+      }
+      const auto* element = base_spec->data.bytes.data() + static_cast<std::size_t>(at) * item;
+      spec.data.bytes.insert(spec.data.bytes.end(), element, element + item);
+    }
+    CaseInput input{name, std::move(spec)};
+    input.alias_of = base_name;
+    return input;
+  }
+
+  void require_format_11(const std::string& path) const {
+    if (!format_11_)
+      bad(path, fmt::format("this field belongs to format {}; the case says {}", kCaseFormat11, kCaseFormat));
   }
 
   AttrValue attr_of(const Json& j, const std::string& path, const ArgSpec& spec, const std::string& op) const {
@@ -373,8 +426,13 @@ class CaseReader {
   }
 
   OpCall call_of(const Json& j, const std::string& path, std::set<std::string>& defined) const {
-    require_object(j, path, {"out", "op", "args", "attrs", "no_grad"});
+    require_object(j, path, {"out", "op", "args", "attrs", "no_grad", "stored_as"});
     OpCall call;
+    if (j.contains("stored_as")) {
+      require_format_11(path + ".stored_as");
+      call.stored_as = string_of(j["stored_as"], path + ".stored_as");
+      if (call.stored_as.empty()) bad(path + ".stored_as", "a name must not be empty");
+    }
     if (j.contains("no_grad")) {
       if (!j["no_grad"].is_boolean())
         bad(path + ".no_grad", fmt::format("expected true or false but got {}", type_name(j["no_grad"])));
@@ -451,6 +509,8 @@ class CaseReader {
     if (!list_result && call.outs.size() != schema.returns.size())
       bad(path + ".out", fmt::format("{} returns {} value(s) but {} name(s) are given", call.op, schema.returns.size(),
                                      call.outs.size()));
+    if (!call.stored_as.empty() && call.outs.size() != 1)
+      bad(path + ".stored_as", "only a step with one result can store it");
     for (std::size_t i = 0; i < call.outs.size(); ++i) {
       if (call.outs[i].empty()) bad(fmt::format("{}.out[{}]", path, i), "a name must not be empty");
       if (!defined.insert(call.outs[i]).second)
@@ -517,8 +577,46 @@ class CaseReader {
     return out;
   }
 
-  Transform transform_of(const Json& j, const std::string& path) const {
-    if (!j.is_object()) bad(path, fmt::format("expected an object but got {}", type_name(j)));
+  // Steps between a vjp (or linearize) and the call of the function it returned: over the case's
+  // inputs, with names of their own.
+  std::vector<OpCall> before_call_of(const Json& j, const std::string& path) const {
+    require_format_11(path);
+    if (!j.is_array()) bad(path, fmt::format("expected a list of op calls but got {}", type_name(j)));
+    std::set<std::string> defined = input_names_;
+    std::vector<OpCall> steps;
+    for (std::size_t i = 0; i < j.size(); ++i) steps.push_back(call_of(j[i], fmt::format("{}[{}]", path, i), defined));
+    return steps;
+  }
+
+  Transform transform_of(const Json& given, const std::string& path, CallMode& mode) const {
+    if (!given.is_object()) bad(path, fmt::format("expected an object but got {}", type_name(given)));
+    Json j = given;
+    if (j.contains("called_under")) {
+      require_format_11(path + ".called_under");
+      const std::string name = string_of(j["called_under"], path + ".called_under");
+      const std::optional<CallMode> parsed = parse_call_mode(name);
+      if (!parsed)
+        bad(path + ".called_under",
+            fmt::format("unknown mode '{}' (expected plain, no_grad, enable_grad or inference_mode)", name));
+      mode = *parsed;
+      j.erase("called_under");
+    }
+    std::vector<OpCall> before_call;
+    if (j.contains("before_call")) {
+      before_call = before_call_of(j["before_call"], path + ".before_call");
+      const std::string name =
+          j.contains("transform") && j["transform"].is_string() ? j["transform"].get<std::string>() : "";
+      if (name != "vjp" && name != "linearize")
+        bad(path + ".before_call", "only vjp and linearize return a function to call later");
+      j.erase("before_call");
+    }
+    Transform t = transform_body_of(j, path);
+    if (auto* vjp = std::get_if<VjpTransform>(&t)) vjp->before_call = std::move(before_call);
+    if (auto* jvp = std::get_if<JvpTransform>(&t)) jvp->before_call = std::move(before_call);
+    return t;
+  }
+
+  Transform transform_body_of(const Json& j, const std::string& path) const {
     const std::string name = string_of(field(j, path, "transform"), path + ".transform");
     auto get = [&](const char* key) -> const Json* { return j.contains(key) ? &j[key] : nullptr; };
     auto sub = [&](const char* key) { return path + "." + key; };
@@ -600,6 +698,48 @@ class CaseReader {
                                          name));
   }
 
+  // The steps run in the caller after the call (format 1.1): they see the call's results, the
+  // caller's inputs and the values the program stored.
+  void after_of(const Json& j, Case& c) const {
+    require_format_11("after");
+    require_object(j, "after", {"program", "outputs"});
+    std::set<std::string> defined = input_names_;
+    std::set<std::string> stored;
+    for (std::size_t i = 0; i < c.program.size(); ++i) {
+      const std::string& name = c.program[i].stored_as;
+      if (name.empty()) continue;
+      if (input_names_.count(name) || !stored.insert(name).second)
+        bad(fmt::format("program[{}].stored_as", i), fmt::format("'{}' is already a name outside the function", name));
+    }
+    std::vector<std::string> results;
+    try {
+      results = result_names(c);
+    } catch (const CaseError& e) {
+      bad(e.json_path(), e.problem());
+    }
+    for (const std::string& name : results) {
+      if (stored.count(name)) bad("after", fmt::format("the result '{}' has the name of a stored value", name));
+    }
+    defined.insert(stored.begin(), stored.end());
+    defined.insert(results.begin(), results.end());
+    const Json& program = field(j, "after", "program");
+    if (!program.is_array())
+      bad("after.program", fmt::format("expected a list of op calls but got {}", type_name(program)));
+    for (std::size_t i = 0; i < program.size(); ++i) {
+      OpCall step = call_of(program[i], fmt::format("after.program[{}]", i), defined);
+      if (!step.stored_as.empty()) bad(fmt::format("after.program[{}].stored_as", i), "the caller stores nothing");
+      c.after.push_back(std::move(step));
+    }
+    c.after_outputs = string_list_of(field(j, "after", "outputs"), "after.outputs");
+    for (std::size_t i = 0; i < c.after_outputs.size(); ++i) {
+      const std::string& name = c.after_outputs[i];
+      const bool own = std::any_of(c.after.begin(), c.after.end(), [&](const OpCall& step) {
+        return std::find(step.outs.begin(), step.outs.end(), name) != step.outs.end();
+      });
+      if (!own) bad(fmt::format("after.outputs[{}]", i), fmt::format("'{}' is not defined by the after steps", name));
+    }
+  }
+
   // --- expectation ---
 
   Tolerance tolerance_of(const Json& j, const std::string& path) const {
@@ -640,10 +780,12 @@ class CaseReader {
   Case case_of(const Json& j) const {
     require_object(j, "",
                    {"format", "id", "clauses", "description", "seed", "tier", "device", "inputs", "program", "outputs",
-                    "transforms", "expect"});
+                    "transforms", "after", "expect"});
     const std::string format = string_of(field(j, "", "format"), "format");
-    if (format != kCaseFormat)
-      bad("format", fmt::format("unsupported format '{}' (this reader reads {})", format, kCaseFormat));
+    if (format != kCaseFormat && format != kCaseFormat11)
+      bad("format",
+          fmt::format("unsupported format '{}' (this reader reads {} and {})", format, kCaseFormat, kCaseFormat11));
+    format_11_ = format == kCaseFormat11;
     Case c;
     c.id = string_of(field(j, "", "id"), "id");
     if (c.id.empty()) bad("id", "must not be empty");
@@ -676,12 +818,13 @@ class CaseReader {
       if (!inputs.is_object()) bad("inputs", fmt::format("expected an object but got {}", type_name(inputs)));
       for (const auto& [name, value] : inputs.items()) {
         if (name.empty()) bad("inputs", "an input name must not be empty");
-        c.inputs.push_back(input_of(name, value, "inputs." + name));
+        c.inputs.push_back(input_of(name, value, "inputs." + name, c.inputs));
         defined.insert(name);
       }
     }
     const Json& program = field(j, "", "program");
     if (!program.is_array()) bad("program", fmt::format("expected a list of op calls but got {}", type_name(program)));
+    input_names_ = defined;
     for (std::size_t i = 0; i < program.size(); ++i)
       c.program.push_back(call_of(program[i], fmt::format("program[{}]", i), defined));
     c.outputs = string_list_of(field(j, "", "outputs"), "outputs");
@@ -694,9 +837,15 @@ class CaseReader {
     if (j.contains("transforms")) {
       const Json& transforms = j["transforms"];
       if (!transforms.is_array()) bad("transforms", fmt::format("expected a list but got {}", type_name(transforms)));
-      for (std::size_t i = 0; i < transforms.size(); ++i)
-        c.transforms.push_back(transform_of(transforms[i], fmt::format("transforms[{}]", i)));
+      for (std::size_t i = 0; i < transforms.size(); ++i) {
+        CallMode mode = CallMode::Plain;
+        c.transforms.push_back(transform_of(transforms[i], fmt::format("transforms[{}]", i), mode));
+        c.call_modes.push_back(mode);
+      }
+      if (std::all_of(c.call_modes.begin(), c.call_modes.end(), [](CallMode m) { return m == CallMode::Plain; }))
+        c.call_modes.clear();
     }
+    if (j.contains("after")) after_of(j["after"], c);
     c.expect = expectation_of(field(j, "", "expect"), "expect");
 
     std::vector<std::string> results;
@@ -720,6 +869,8 @@ class CaseReader {
   std::string file_;
   std::filesystem::path base_dir_;
   mutable Device device_ = Device::Cpu;  // of the case being read: meta cases carry no values
+  mutable bool format_11_ = false;       // the case says format 1.1 (NOTE: [case features])
+  mutable std::set<std::string> input_names_;
 };
 
 }  // namespace

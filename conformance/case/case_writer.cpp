@@ -91,6 +91,27 @@ Json named_tensors_to_json(const std::vector<NamedTensor>& tensors) {
   return out;
 }
 
+Json step_to_json(const OpCall& call) {
+  Json step = Json::object();
+  step["out"] = call.outs;
+  step["op"] = call.op;
+  Json args = Json::array();
+  for (const auto& a : call.args) args.push_back(a ? Json(*a) : Json(nullptr));
+  step["args"] = args;
+  Json attrs = Json::object();
+  for (const auto& [name, value] : call.attrs.values()) attrs[name] = attr_to_json(value);
+  step["attrs"] = attrs;
+  if (call.no_grad) step["no_grad"] = true;
+  if (!call.stored_as.empty()) step["stored_as"] = call.stored_as;
+  return step;
+}
+
+Json steps_to_json(const std::vector<OpCall>& steps) {
+  Json out = Json::array();
+  for (const OpCall& call : steps) out.push_back(step_to_json(call));
+  return out;
+}
+
 Json transform_to_json(const Transform& transform) {
   Json out = Json::object();
   out["transform"] = std::string(transform_name(transform));
@@ -109,10 +130,12 @@ Json transform_to_json(const Transform& transform) {
     void operator()(const VjpTransform& t) const {
       out["cotangents"] = named_tensors_to_json(t.cotangents);
       out["has_aux"] = t.has_aux;
+      if (!t.before_call.empty()) out["before_call"] = steps_to_json(t.before_call);
     }
     void operator()(const JvpTransform& t) const {
       out["tangents"] = named_tensors_to_json(t.tangents);
       if (!t.linearize) out["has_aux"] = t.has_aux;
+      if (!t.before_call.empty()) out["before_call"] = steps_to_json(t.before_call);
     }
     void operator()(const JacobianTransform& t) const {
       out["argnums"] = argnums_to_json(t.argnums);
@@ -175,7 +198,7 @@ Json tensor_to_json(const TensorSpec& tensor) {
 
 Json case_to_json(const Case& c) {
   Json out = Json::object();
-  out["format"] = std::string(kCaseFormat);
+  out["format"] = std::string(case_features(c).empty() ? kCaseFormat : kCaseFormat11);
   out["id"] = c.id;
   out["clauses"] = c.clauses;
   out["description"] = c.description;
@@ -186,30 +209,29 @@ Json case_to_json(const Case& c) {
   for (const CaseInput& in : c.inputs) {
     if (const auto* literal = std::get_if<LiteralSpec>(&in.value)) {
       inputs[in.name] = Json{{"literal", attr_to_json(literal->value)}};
+    } else if (!in.alias_of.empty()) {
+      // The values are the base's: only the view's geometry is written.
+      const auto& spec = std::get<TensorSpec>(in.value);
+      inputs[in.name] = Json{{"alias_of", in.alias_of},
+                             {"dtype", std::string(dtype_name(spec.data.dtype))},
+                             {"shape", spec.data.shape},
+                             {"layout", Json{{"strides", *spec.layout.strides}, {"offset", spec.layout.offset}}}};
     } else {
       inputs[in.name] = tensor_to_json(std::get<TensorSpec>(in.value));
     }
   }
   out["inputs"] = inputs;
-  Json program = Json::array();
-  for (const OpCall& call : c.program) {
-    Json step = Json::object();
-    step["out"] = call.outs;
-    step["op"] = call.op;
-    Json args = Json::array();
-    for (const auto& a : call.args) args.push_back(a ? Json(*a) : Json(nullptr));
-    step["args"] = args;
-    Json attrs = Json::object();
-    for (const auto& [name, value] : call.attrs.values()) attrs[name] = attr_to_json(value);
-    step["attrs"] = attrs;
-    if (call.no_grad) step["no_grad"] = true;
-    program.push_back(step);
-  }
-  out["program"] = program;
+  out["program"] = steps_to_json(c.program);
   out["outputs"] = c.outputs;
   Json transforms = Json::array();
-  for (const Transform& t : c.transforms) transforms.push_back(transform_to_json(t));
+  for (std::size_t i = 0; i < c.transforms.size(); ++i) {
+    Json t = transform_to_json(c.transforms[i]);
+    if (c.call_mode(i) != CallMode::Plain) t["called_under"] = std::string(call_mode_name(c.call_mode(i)));
+    transforms.push_back(t);
+  }
   out["transforms"] = transforms;
+  if (!c.after.empty() || !c.after_outputs.empty())
+    out["after"] = Json{{"program", steps_to_json(c.after)}, {"outputs", c.after_outputs}};
   Json expect = Json::object();
   if (c.expect.error) {
     expect["error"] = std::string(error_kind_name(*c.expect.error));

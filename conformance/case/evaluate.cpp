@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <memory>
+
 #include "conformance/case/case_placement.h"
 #include "conformance/case/transformed_program.h"
 #include "reference/random/generator.h"
@@ -35,14 +37,39 @@ ProgramResult run_on_reference(const Case& c, Device compute_device) {
   try {
     const Case placed = on_gpu ? placed_on_cuda(c) : c;
     const Device device = placed.device;  // where the run computes: meta, cpu or cuda
-    const std::vector<transforms::PyTree> args = program_arguments(
-        placed, [&](const CaseInput& in) { return placed_tensor(std::get<TensorSpec>(in.value), device); });
-    const std::vector<transforms::PyTree> outputs = transformed_program(placed, device)(args).children();
+    // The caller's tensors, by name: an alias is a view of its base's (earlier) tensor.
+    std::map<std::string, Tensor, std::less<>> callers;
+    for (const CaseInput& in : placed.inputs) {
+      const auto* spec = std::get_if<TensorSpec>(&in.value);
+      if (spec == nullptr) continue;
+      if (in.alias_of.empty()) {
+        callers[in.name] = placed_tensor(*spec, device);
+        continue;
+      }
+      const Strides strides(spec->layout.strides->begin(), spec->layout.strides->end());
+      callers[in.name] = Tensor::view_of(callers.at(in.alias_of), spec->data.shape, strides, spec->layout.offset);
+    }
+    const std::vector<transforms::PyTree> args =
+        program_arguments(placed, [&](const CaseInput& in) { return callers.at(in.name); });
+    auto stored = std::make_shared<StoredValues>();
+    std::vector<transforms::PyTree> outputs =
+        transformed_program(placed, device, std::nullopt, stored)(args).children();
     // The transforms rename the results (docs/case-format.md, Transforms).
     const std::vector<std::string> names = result_names(c);
-    if (outputs.size() != names.size())
+    if (outputs.size() + c.after_outputs.size() != names.size())
       throw BrokenProgram(fmt::format("the transformed function returned {} results but the case names {} ({})",
-                                      outputs.size(), names.size(), fmt::join(names, ", ")));
+                                      outputs.size(), names.size() - c.after_outputs.size(), fmt::join(names, ", ")));
+    if (!placed.after.empty()) {
+      // The caller's own steps: its inputs as the call left them, then the stored values, then the
+      // results, each name shadowing the one before.
+      std::map<std::string, Tensor, std::less<>> values = callers;
+      for (const auto& [name, value] : *stored) values[name] = value;
+      for (std::size_t k = 0; k < outputs.size(); ++k) {
+        if (outputs[k].is_tensor()) values[names[k]] = outputs[k].tensor();
+      }
+      run_steps(placed.after, values, "after.program");
+      for (const std::string& name : placed.after_outputs) outputs.emplace_back(values.at(name));
+    }
     for (std::size_t k = 0; k < names.size(); ++k) {
       const std::string& name = names[k];
       try {

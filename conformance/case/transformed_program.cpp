@@ -21,23 +21,25 @@ using transforms::PyFunction;
 using transforms::PyTree;
 
 // Runs the program on `values` (the inputs by name) and returns the case's outputs, in order.
-TensorList run_program(const Case& c, std::map<std::string, Tensor, std::less<>> values) {
-  for (std::size_t i = 0; i < c.program.size(); ++i) {
-    const OpCall& step = c.program[i];
-    TensorList inputs;
-    for (const auto& arg : step.args) inputs.push_back(arg ? values.at(*arg) : Tensor());
-    std::optional<transforms::NoGradGuard> no_grad;
-    if (step.no_grad) no_grad.emplace();
-    const TensorList outputs = call(step.op, inputs, step.attrs);
-    no_grad.reset();
-    if (outputs.size() != step.outs.size())
-      throw BrokenProgram(fmt::format("program[{}]: {} returned {} tensors but 'out' names {}", i, step.op,
-                                      outputs.size(), step.outs.size()));
-    for (std::size_t k = 0; k < outputs.size(); ++k) values[step.outs[k]] = outputs[k];
-  }
+TensorList run_program(const Case& c, std::map<std::string, Tensor, std::less<>> values, StoredValues* stored) {
+  run_steps(c.program, values, "program", stored);
   TensorList results;
   for (const std::string& name : c.outputs) results.push_back(values.at(name));
   return results;
+}
+
+// The writes a case makes between a vjp (or linearize) and the call of the function it returned,
+// into the arguments of the transformed function at that level, named by input.
+void run_before_call(const std::vector<OpCall>& steps, const std::vector<PyTree>& args,
+                     const CaseSignature& signature) {
+  if (steps.empty()) return;
+  std::map<std::string, Tensor, std::less<>> values;
+  const std::vector<std::string> names = signature.leaf_inputs();
+  const std::vector<PyTree> leaves = PyTree::tuple(args).leaves();
+  for (std::size_t k = 0; k < names.size() && k < leaves.size(); ++k) {
+    if (leaves[k].is_tensor()) values[names[k]] = leaves[k].tensor();
+  }
+  run_steps(steps, values, "before_call");
 }
 
 // A transform option over named arguments or results as the engine's prefix tree.
@@ -204,6 +206,7 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
             const transforms::VjpResult r =
                 transforms::vjp(with_aux_pair(closed_over(f, args, positions), t.has_aux, false),
                                 leaves_at(args, positions), t.has_aux);
+            run_before_call(t.before_call, args, signature);
             std::vector<PyTree> cts;
             for (const Tensor& ct : cotangents) cts.emplace_back(ct);
             std::vector<PyTree> out = output_then_aux(r.output, r.aux);
@@ -217,10 +220,11 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
             return spec != nullptr ? PyTree(tensor_of(*spec)) : PyTree::none();
           });
           if (t.linearize) {
-            return [f = std::move(f), tangents, signature, &c](const std::vector<PyTree>& args) {
+            return [f = std::move(f), tangents, signature, &c, t](const std::vector<PyTree>& args) {
               const std::vector<std::size_t> positions = floating_leaves(c, signature);
               const transforms::LinearizeResult r =
                   transforms::linearize(closed_over(f, args, positions), leaves_at(args, positions));
+              run_before_call(t.before_call, args, signature);
               std::vector<PyTree> out = flat(r.output);
               for (const PyTree& j : flat(r.jvp_fn(leaves_at(tangents, positions)))) out.push_back(j);
               return PyTree::tuple(out);
@@ -264,25 +268,57 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
       transform);
 }
 
+// Calls `f` under the grad mode the case gives (NOTE: [no_grad]). The engine has no inference
+// tensors: inference_mode is a no_grad region to it. enable_grad changes nothing here, since a
+// case never calls a transformed function inside a no_grad region of its own.
+PyFunction called_under(PyFunction f, CallMode mode) {
+  if (mode != CallMode::NoGrad && mode != CallMode::InferenceMode) return f;
+  return [f = std::move(f)](const std::vector<PyTree>& args) {
+    transforms::NoGradGuard no_grad;
+    return f(args);
+  };
+}
+
 }  // namespace
 
-PyFunction transformed_program(const Case& c, Device tensors_on, std::optional<DType> floating_as) {
-  PyFunction f = [&c](const std::vector<PyTree>& args) {
+void run_steps(const std::vector<OpCall>& steps, std::map<std::string, Tensor, std::less<>>& values,
+               std::string_view where, StoredValues* stored) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const OpCall& step = steps[i];
+    TensorList inputs;
+    for (const auto& arg : step.args) inputs.push_back(arg ? values.at(*arg) : Tensor());
+    std::optional<transforms::NoGradGuard> no_grad;
+    if (step.no_grad) no_grad.emplace();
+    const TensorList outputs = call(step.op, inputs, step.attrs);
+    no_grad.reset();
+    if (outputs.size() != step.outs.size())
+      throw BrokenProgram(fmt::format("{}[{}]: {} returned {} tensors but 'out' names {}", where, i, step.op,
+                                      outputs.size(), step.outs.size()));
+    for (std::size_t k = 0; k < outputs.size(); ++k) values[step.outs[k]] = outputs[k];
+    if (stored != nullptr && !step.stored_as.empty()) (*stored)[step.stored_as] = outputs.at(0);
+  }
+}
+
+PyFunction transformed_program(const Case& c, Device tensors_on, std::optional<DType> floating_as,
+                               std::shared_ptr<StoredValues> stored) {
+  PyFunction f = [&c, stored](const std::vector<PyTree>& args) {
     std::map<std::string, Tensor, std::less<>> values;
     for (std::size_t i = 0; i < c.inputs.size(); ++i) {
       const PyTree& arg = args.at(i);
       values[c.inputs[i].name] = arg.is_tensor() ? arg.tensor() : Tensor::wrapped_scalar(arg.scalar());
     }
     std::vector<PyTree> results;
-    for (Tensor& t : run_program(c, std::move(values))) results.emplace_back(std::move(t));
+    for (Tensor& t : run_program(c, std::move(values), stored.get())) results.emplace_back(std::move(t));
     return PyTree::tuple(std::move(results));
   };
   for (std::size_t i = c.transforms.size(); i-- > 0;) {
     // The names of what the function wrapped by transform i returns.
     Case inner = c;
     inner.transforms.assign(c.transforms.begin() + static_cast<std::ptrdiff_t>(i) + 1, c.transforms.end());
-    f = apply_transform(std::move(f), c.transforms[i], c, result_names(inner), CaseSignature(c, i + 1), tensors_on,
-                        floating_as);
+    inner.after_outputs.clear();
+    f = called_under(apply_transform(std::move(f), c.transforms[i], c, result_names(inner), CaseSignature(c, i + 1),
+                                     tensors_on, floating_as),
+                     c.call_mode(i));
   }
   return f;
 }

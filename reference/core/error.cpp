@@ -45,6 +45,7 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::ModuleStateConflict: return "module_state_conflict";
     case ErrorKind::ModuleStructureMismatch: return "module_structure_mismatch";
     case ErrorKind::CompositeNoncompliant: return "composite_noncompliant";
+    case ErrorKind::AdInputModified: return "ad_input_modified";
   }
   return "internal";
 }

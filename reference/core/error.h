@@ -61,10 +61,12 @@ enum class ErrorKind {
   ModuleStructureMismatch,  // stack_module_state over models whose state names, shapes, dtypes or classes differ
   // Checking modes (docs/composite-compliance.md).
   CompositeNoncompliant,  // a composite broke a compliance rule on a checked tensor (data access, item(), out=, ...)
+  // A vjp_fn or linearize jvp_fn called after an argument it was built at was written (docs/SPEC.md, AD-2.5).
+  AdInputModified,
 };
 
 // The last kind declared; kinds are appended, so [Internal, kLastErrorKind] names every kind.
-inline constexpr ErrorKind kLastErrorKind = ErrorKind::CompositeNoncompliant;
+inline constexpr ErrorKind kLastErrorKind = ErrorKind::AdInputModified;
 
 std::string_view error_kind_name(ErrorKind kind);
 // The kind with this snake_case name (case files and protocols name kinds this way).

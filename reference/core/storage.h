@@ -22,6 +22,12 @@ class Storage {
   std::size_t nbytes() const { return static_cast<std::size_t>(numel_) * itemsize(dtype_); }
   void* data() const { return data_; }
 
+  // How many times an op has written into this storage. A value saved for a later call (a vjp_fn's
+  // primal) records the version it was saved at, so that a write in between is an error rather than
+  // a silently different derivative (docs/SPEC.md, AD-2.5), as PyTorch's version counters do.
+  std::uint64_t version() const { return version_; }
+  void bump_version() { ++version_; }
+
  private:
   Storage(DType dtype, std::int64_t numel, Device device, void* data)
       : dtype_(dtype), numel_(numel), device_(device), data_(data) {}
@@ -29,6 +35,7 @@ class Storage {
   std::int64_t numel_;
   Device device_;
   void* data_;
+  std::uint64_t version_ = 0;
 };
 
 // Counts what the engine allocates, so tests can show memory claims (one copy of parameters, no

@@ -127,6 +127,9 @@ TensorList run_primitive(const OpDef& op, const TensorList& bound_inputs, const 
   if (device == Device::Meta) return outputs;
   const KernelArgs args{inputs, attrs, outputs, stream ? &*stream : nullptr};
   kernel_for(op, device)(args);
+  // Every write of the catalogue ends in an in-place primitive, so counting here counts them all
+  // (NOTE: Storage::version).
+  if (in_place && inputs.at(0).has_storage()) inputs.at(0).storage()->bump_version();
   return outputs;
 }
 

@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <set>
+#include <utility>
 
 #include "reference/api/ops.h"
 #include "reference/core/error.h"
+#include "reference/core/storage.h"
 #include "reference/transforms/ad_rules.h"
 #include "reference/transforms/dual.h"
 #include "reference/transforms/jvp_interpreter.h"
@@ -192,6 +195,29 @@ Shape concat_shapes(const Shape& a, const Shape& b) {
   return s;
 }
 
+// The primals' storages and how often each had been written when f returned (NOTE: Storage::version).
+// A vjp_fn or jvp_fn reads values saved while f ran, some of them the primals themselves, so a write
+// into a primal in between would make it differentiate at a point f never saw.
+using StorageVersions = std::vector<std::pair<std::shared_ptr<Storage>, std::uint64_t>>;
+
+StorageVersions storage_versions(const PyTree& primals) {
+  StorageVersions versions;
+  for (const PyTree& leaf : primals.leaves()) {
+    if (!leaf.is_tensor() || !leaf.tensor().defined() || !leaf.tensor().has_storage()) continue;
+    versions.emplace_back(leaf.tensor().storage(), leaf.tensor().storage()->version());
+  }
+  return versions;
+}
+
+void check_unwritten(const StorageVersions& versions, std::string_view who) {
+  for (std::size_t i = 0; i < versions.size(); ++i) {
+    FUNCSPEC_CHECK(versions[i].first->version() == versions[i].second, ErrorKind::AdInputModified,
+                   "[{}] a primal (tensor leaf {}) was written after the transform returned and before this call; "
+                   "the derivative would be taken at values f never saw. Call it before writing, or pass a clone",
+                   who, i);
+  }
+}
+
 }  // namespace
 
 VjpResult vjp(const PyFunction& f, const std::vector<PyTree>& primals, bool has_aux) {
@@ -202,7 +228,8 @@ VjpResult vjp(const PyFunction& f, const std::vector<PyTree>& primals, bool has_
   result.output = lin->output;
   result.aux = lin->aux;
   const PyTree primal_tree = PyTree::tuple(primals);
-  result.vjp_fn = [lin, primal_tree](const PyTree& cotangents) {
+  result.vjp_fn = [lin, primal_tree, versions = storage_versions(primal_tree)](const PyTree& cotangents) {
+    check_unwritten(versions, "vjp_fn");
     check_same_structure(cotangents, lin->output, "vjp_fn", "cotangents");
     const std::vector<PyTree> given = cotangents.leaves();
     TensorList cts;
@@ -234,7 +261,8 @@ LinearizeResult linearize(const PyFunction& f, const std::vector<PyTree>& primal
   result.output = lin->output;
   result.linear_ops = lin->tape->nodes().size();
   const PyTree primal_tree = PyTree::tuple(primals);
-  result.jvp_fn = [lin, primal_tree](const std::vector<PyTree>& tangents) {
+  result.jvp_fn = [lin, primal_tree, versions = storage_versions(primal_tree)](const std::vector<PyTree>& tangents) {
+    check_unwritten(versions, "linearize's jvp_fn");
     const PyTree given_tree = PyTree::tuple(tangents);
     check_same_structure(given_tree, primal_tree, "linearize's jvp_fn", "tangents");
     const std::vector<PyTree> given = given_tree.leaves();

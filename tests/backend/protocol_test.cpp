@@ -70,6 +70,14 @@ TEST(ProtocolCodec, HelloRoundTrips) {
   EXPECT_EQ(got.transforms, caps.transforms);
   EXPECT_EQ(got.dtypes, caps.dtypes);
   EXPECT_EQ(got.devices, caps.devices);
+  EXPECT_EQ(got.features, caps.features);
+}
+
+TEST(ProtocolCodec, HelloWithoutFeaturesStatesNone) {
+  // A backend written for case format 1 names no features and still shakes hands (docs/protocol.md).
+  Json hello = hello_reply(reference_capabilities());
+  hello["capabilities"].erase("features");
+  EXPECT_TRUE(parse_hello_reply(to_line(hello)).features.empty());
 }
 
 TEST(ProtocolCodec, EvaluateRequestCarriesTheCaseWithoutExpectationAndInline) {

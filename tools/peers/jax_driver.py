@@ -18,8 +18,8 @@ from typing import Any, Callable, Optional, Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from funcspec_peer.case import Case, Level, Step  # noqa: E402
-from funcspec_peer.program import failing_step, program  # noqa: E402
+from funcspec_peer.case import FEATURES, Case, Level, Step  # noqa: E402
+from funcspec_peer.program import failing_step, program, run_steps  # noqa: E402
 from funcspec_peer.stack import Fn, Library, outermost_arguments, state_call, transformed  # noqa: E402
 from funcspec_peer.tensors import CaseTensor  # noqa: E402
 from funcspec_peer.wire import Failed, Output, Peer, SpecError, Unsupported, serve  # noqa: E402
@@ -134,6 +134,26 @@ class JaxLibrary(Library):
     def hessian(self, fn: Callable, argnums: tuple[int, ...]) -> Callable:
         return self.jax.hessian(fn, argnums=argnums)
 
+    def called_under(self, fn: Fn, mode: str, outer: Sequence[str]) -> Fn:
+        """JAX has no grad mode: a transform computes the same under every one (SPEC AD-5.3). Inside
+        an outer transform's function, no_grad (and inference_mode) make the call's results constants
+        for the outer reverse-mode levels and nothing for forward mode, which stop_gradient expresses
+        exactly when the outer levels are all of one mode (as a no_grad step, JaxPeer._no_grad_means)."""
+        if mode == "enable_grad":
+            return fn
+        kinds = set(outer)
+        reverse, forward = kinds & REVERSE_MODE, kinds & FORWARD_MODE
+        if not reverse:
+            return fn
+        if forward or "hessian" in kinds:
+            raise Unsupported(f"JAX has no grad mode: {mode} around a call inside forward and reverse mode levels")
+        stop = self.jax.lax.stop_gradient
+
+        def constant(*args: Any) -> tuple:
+            return tuple(self.jax.tree_util.tree_map(stop, r) for r in fn(*args))
+
+        return constant
+
     def functional_call(self, fn: Fn, inner: Level, parameters: list[str], buffers: list[str], strict: bool,
                         tie_weights: bool) -> Fn:
         # JAX has no modules: the state is what a JAX model's parameters are, a dict pytree argument
@@ -171,6 +191,9 @@ class JaxPeer(Peer):
             "transforms": sorted(self.lib.transforms),
             "dtypes": ["bool", "int64", "float32", "float64"],
             "devices": ["cpu", "meta"],
+            # Arrays are immutable: an alias is its values (no program can write through it), and
+            # before_call steps are in-place writes, which no op of this driver makes.
+            "features": list(FEATURES),
         }
 
     def call_step(self, case: Case) -> Callable[[Step, list[Any]], Any]:
@@ -233,9 +256,19 @@ class JaxPeer(Peer):
         self.ctx.keys = self.jax_ops.KeyState(case.seed)
         meta = case.device == "meta"
         self.ctx.meta = meta
-        args = outermost_arguments(case, lambda name: self._input(case, name))
-        f = transformed(case, program(case, self.call_step(case), self.as_result), self.lib)
+        callers = {name: self._input(case, name) for name in case.input_names}
+        args = outermost_arguments(case, lambda name: callers[name])
+        stored: dict[str, Any] = {}
+        call_step = self.call_step(case)
+        f = transformed(case, program(case, call_step, self.as_result, stored), self.lib,
+                        lambda steps, env: run_steps(steps, env, call_step))
         results = self.jax.eval_shape(f, *args) if meta else f(*args)
+        if case.after:
+            if meta:
+                raise Unsupported("steps after the call need values, which eval_shape does not give")
+            env = {**callers, **stored, **dict(zip(case.result_names, results))}
+            run_steps(case.after, env, call_step)
+            results = tuple(results) + tuple(self.as_result(env[name]) for name in case.after_outputs)
         return [self.output(r, meta) for r in results]
 
     def _input(self, case: Case, name: str) -> Any:

@@ -40,6 +40,8 @@ _TRACER = r"(?:ConcretizationTypeError|TracerBoolConversionError|TracerIntegerCo
           r"NonConcreteBooleanIndexError|TracerArrayConversionError)"
 
 RULES: list[Rule] = [
+    # A tracer kept from inside a transform and used after it returned (SPEC AD-6.4).
+    Rule(r"UnexpectedTracerError", "transform_escaped"),
     # eval_shape has no values: asking for one is the meta device's data-dependence error.
     Rule(_TRACER, "data_dependent_on_meta", _on_meta),
     # A value asked of a batched tracer (vmap): item/bool conversion, or a value-dependent shape.
@@ -47,6 +49,10 @@ RULES: list[Rule] = [
     Rule(r"NonConcreteBooleanIndexError|The size argument of jnp\.nonzero must be statically specified",
          "vmap_dynamic_shape", lambda case, step: _dynamic_shape(case, step) and "vmap" in case.transform_kinds()),
     Rule(_TRACER + r".*BatchTracer", "vmap_data_dependent"),
+    # Newer JAX names no tracer type; under vmap an item or bool conversion that finds no value is
+    # the batched one (SPEC VMAP-3.3: under grad alone the value exists, AD-5.4).
+    Rule(_TRACER + r".*(?:item|__bool__|bool)", "vmap_data_dependent",
+         lambda case, step: step is not None and step.op in ("item", "is_nonzero") and "vmap" in case.transform_kinds()),
     # vmap's own argument checks.
     Rule(r"vmap got inconsistent sizes for array axes to be mapped", "vmap_batch_size_mismatch"),
     Rule(r"vmap must have at least one non-None value in in_axes|"

@@ -59,6 +59,7 @@ RULES: list[Rule] = [
     # Each example would write its own draw into the one unbatched tensor (SPEC VMAP-2.3).
     Rule(r"vmap: Cannot ask for different inplace randomness on an unbatched tensor", "vmap_inplace_unbatched"),
     Rule(r"It looks like you're calling \.item\(\) on a Tensor|"
+         r"vmap: It looks like you're either \(1\) calling \.item\(\) on a Tensor|"
          r"vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow",
          "vmap_data_dependent"),
     Rule(r"We do not support batching operators that can output dynamic shape", "vmap_dynamic_shape"),
@@ -106,6 +107,13 @@ RULES: list[Rule] = [
          r"Expected grad_outputs to have the same dtype",
          "ad_tangent_mismatch"),
     Rule(r"would mutate a captured Tensor", "ad_inplace_captured"),
+    # A value kept from inside vmap and used after it returned (SPEC VMAP preamble, AD-6.4): 2.x says
+    # so; 1.13 only fails functorch's internal check that the tensor's level is alive.
+    Rule(r"Either your tensor may have escaped from inside a function being vmapped|"
+         r"maybe_layer\.has_value\(\) INTERNAL ASSERT FAILED", "transform_escaped"),
+    # PyTorch's version counter: a saved tensor written before backward used it (SPEC AD-2.5).
+    Rule(r"one of the variables needed for gradient computation has been modified by an inplace operation",
+         "ad_input_modified"),
     # Custom functions (SPEC CUSTOM-2.2, 2.3): an autograd.Function without the rule a mode needs.
     Rule(r"You must implement the jvp function for custom autograd\.Function to use it with forward mode AD|"
          r"You must implement either the backward or vjp method for your custom autograd\.Function to use it "

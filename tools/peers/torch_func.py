@@ -20,8 +20,8 @@ from typing import Any, Callable, Optional, Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from funcspec_peer.case import Case, Level, Step  # noqa: E402
-from funcspec_peer.program import failing_step, program  # noqa: E402
+from funcspec_peer.case import FEATURES, Case, Level, Step  # noqa: E402
+from funcspec_peer.program import failing_step, program, run_steps  # noqa: E402
 from funcspec_peer.stack import Fn, Library, inner_arguments, outermost_arguments, transformed  # noqa: E402
 from funcspec_peer.tensors import CaseTensor  # noqa: E402
 from funcspec_peer.wire import Failed, Output, Peer, SpecError, Unsupported, serve  # noqa: E402
@@ -58,6 +58,13 @@ class TorchLibrary(Library):
         # A copy into PyTorch's own (resizable) storage: NumPy-backed storage cannot be resized, which
         # would change what out= does with an out of the wrong shape.
         return torch.from_numpy(buffer).clone().as_strided(spec.shape, strides, offset)
+
+    def call_mode(self, mode: str) -> Any:
+        modes = {"no_grad": self.torch.no_grad, "enable_grad": self.torch.enable_grad,
+                 "inference_mode": self.torch.inference_mode}
+        if mode not in modes:
+            raise Unsupported(f"PyTorch has no grad mode {mode}")
+        return modes[mode]
 
     def _no_chunks(self, what: str, chunk_size: Optional[int]) -> dict[str, Any]:
         if chunk_size is None:
@@ -163,6 +170,7 @@ class TorchFuncPeer(Peer):
             "transforms": sorted(self.lib.transforms),
             "dtypes": ["bool", "int64", "float32", "float64"],
             "devices": ["cpu", "meta"],
+            "features": list(FEATURES),
         }
 
     def call_step(self, step: Step, args: list[Any]) -> Any:
@@ -224,10 +232,19 @@ class TorchFuncPeer(Peer):
             raise Unsupported(f"this driver runs on cpu and meta, not {case.device}")
         # Every random choice comes from the case's seed (PyTorch's own generator, not the spec's).
         self.torch.manual_seed(case.seed % (1 << 64))
-        args = outermost_arguments(case, lambda name: self._input(case, name))
-        f = transformed(case, program(case, self.call_step, self.as_result(case)), self.lib)
+        callers = self._inputs(case)
+        args = outermost_arguments(case, lambda name: callers[name])
+        stored: dict[str, Any] = {}
+        f = transformed(case, program(case, self.call_step, self.as_result(case), stored), self.lib,
+                        lambda steps, env: run_steps(steps, env, self.call_step))
         try:
             results = f(*args)
+            if case.after:
+                # The caller's own steps (format 1.1): its inputs as the call left them, the stored
+                # values, then the results, each shadowing the one before.
+                env = {**callers, **stored, **dict(zip(case.result_names, results))}
+                run_steps(case.after, env, self.call_step)
+                results = tuple(results) + tuple(env[name] for name in case.after_outputs)
         except NotImplementedError as e:
             # PyTorch says a derivative formula does not exist (forward mode over some backward ops).
             if "Trying to use forward AD with" in str(e):
@@ -235,9 +252,18 @@ class TorchFuncPeer(Peer):
             raise
         return [self.output(r) for r in results]
 
-    def _input(self, case: Case, name: str) -> Any:
-        i = case.input(name)
-        return i.literal if i.is_literal else self.lib.tensor(i.tensor, case.device)
+    def _inputs(self, case: Case) -> dict[str, Any]:
+        """The caller's inputs by name; an alias (format 1.1) is a view of its base's storage."""
+        values: dict[str, Any] = {}
+        for i in case.inputs:
+            if i.is_literal:
+                values[i.name] = i.literal
+            elif i.alias_of is not None:
+                layout = i.alias_layout
+                values[i.name] = values[i.alias_of].as_strided(i.tensor.shape, layout.strides, layout.offset)
+            else:
+                values[i.name] = self.lib.tensor(i.tensor, case.device)
+        return values
 
     def classify(self, error: BaseException, case: Case) -> Optional[SpecError]:
         return self.errors.classify(error, case, failing_step(error))

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from .tensors import CaseFormatError, CaseTensor, decode_tensor
+import numpy as np
+
+from .tensors import CaseFormatError, CaseTensor, Layout, decode_tensor, layout_of
 
 Literal = Union[bool, int, float]
 Arg = Union[str, None, list[str]]
@@ -30,12 +32,22 @@ TRANSFORMS = (
     "functional_call",
 )
 
+FORMATS = ("funcspec-case/1", "funcspec-case/1.1")
+
+# What format 1.1 adds (docs/case-format.md, *Format 1.1*): a backend states the ones it runs in
+# its hello (`capabilities.features`) and is never sent a case using another.
+FEATURES = ("aliased_inputs", "before_call", "call_modes", "stored_values")
+
 
 @dataclass
 class Input:
     name: str
     literal: Optional[Literal] = None
     tensor: Optional[CaseTensor] = None
+    # Format 1.1: the earlier input whose memory this one views, at `alias_layout` (strides and
+    # offset in elements); `tensor` then holds the values the view reads.
+    alias_of: Optional[str] = None
+    alias_layout: Optional[Layout] = None
 
     @property
     def is_literal(self) -> bool:
@@ -50,6 +62,7 @@ class Step:
     args: list[Arg]
     attrs: dict[str, Any]
     no_grad: bool = False
+    stored_as: Optional[str] = None  # format 1.1: the result is also kept outside the function
 
 
 @dataclass
@@ -99,6 +112,8 @@ class Case:
     levels: list[Level] = field(default_factory=list)  # levels[i]: the function transforms[i] wraps
     result_names: list[str] = field(default_factory=list)
     arguments: list[FunctionArg] = field(default_factory=list)  # what the transformed function takes
+    after: list[Step] = field(default_factory=list)  # format 1.1: the caller's steps after the call
+    after_outputs: list[str] = field(default_factory=list)
 
     def input(self, name: str) -> Optional[Input]:
         for i in self.inputs:
@@ -132,10 +147,44 @@ def _tensor_map(value: Any, where: str) -> dict[str, CaseTensor]:
     return {name: decode_tensor(spec, f"{where}.{name}") for name, spec in value.items()}
 
 
+def _steps(steps: Any, where: str) -> list[Step]:
+    out = []
+    for i, step in enumerate(steps or []):
+        outs = step.get("out", [])
+        out.append(
+            Step(
+                index=i,
+                outs=[outs] if isinstance(outs, str) else list(outs),
+                op=step["op"],
+                args=list(step.get("args", [])),
+                attrs=dict(step.get("attrs", {})),
+                no_grad=bool(step.get("no_grad", False)),
+                stored_as=step.get("stored_as"),
+            )
+        )
+    return out
+
+
+def _alias(name: str, spec: dict[str, Any], where: str, earlier: list[Input]) -> Input:
+    base = next((i for i in earlier if i.name == spec["alias_of"]), None)
+    if base is None or base.tensor is None or base.tensor.values is None:
+        raise CaseFormatError(f"{where}: alias_of names no earlier tensor input with values")
+    shape = tuple(int(n) for n in spec["shape"])
+    layout = layout_of(spec["layout"], shape)
+    flat = base.tensor.values.reshape(-1)
+    item = flat.itemsize
+    values = np.lib.stride_tricks.as_strided(flat[layout.offset:], shape=shape,
+                                             strides=tuple(s * item for s in layout.strides)).copy()
+    return Input(name, tensor=CaseTensor(spec["dtype"], shape, values, None), alias_of=spec["alias_of"],
+                 alias_layout=layout)
+
+
 def _transform(spec: Any, where: str) -> Transform:
     if not isinstance(spec, dict) or spec.get("transform") not in TRANSFORMS:
         raise CaseFormatError(f"{where}: unknown transform {spec!r}")
     fields = {k: v for k, v in spec.items() if k != "transform"}
+    if "before_call" in fields:
+        fields["before_call"] = _steps(fields["before_call"], where + ".before_call")
     if "cotangents" in fields:
         fields["cotangents"] = _tensor_map(fields["cotangents"], where + ".cotangents")
     if "tangents" in fields:
@@ -146,29 +195,19 @@ def _transform(spec: Any, where: str) -> Transform:
 def parse_case(doc: Any) -> Case:
     if not isinstance(doc, dict):
         raise CaseFormatError("the case is not an object")
-    if doc.get("format") != "funcspec-case/1":
+    if doc.get("format") not in FORMATS:
         raise CaseFormatError(f"unknown case format {doc.get('format')!r}")
     device = doc.get("device", "cpu")
-    inputs = []
+    inputs: list[Input] = []
     for name, spec in doc.get("inputs", {}).items():
         where = f"inputs.{name}"
-        if isinstance(spec, dict) and "literal" in spec:
+        if isinstance(spec, dict) and "alias_of" in spec:
+            inputs.append(_alias(name, spec, where, inputs))
+        elif isinstance(spec, dict) and "literal" in spec:
             inputs.append(Input(name, literal=_literal(spec["literal"], where)))
         else:
             inputs.append(Input(name, tensor=decode_tensor(spec, where, allow_omitted=device == "meta")))
-    program = []
-    for i, step in enumerate(doc.get("program", [])):
-        outs = step.get("out", [])
-        program.append(
-            Step(
-                index=i,
-                outs=[outs] if isinstance(outs, str) else list(outs),
-                op=step["op"],
-                args=list(step.get("args", [])),
-                attrs=dict(step.get("attrs", {})),
-                no_grad=bool(step.get("no_grad", False)),
-            )
-        )
+    program = _steps(doc.get("program", []), "program")
     transforms = [_transform(t, f"transforms[{i}]") for i, t in enumerate(doc.get("transforms", []))]
     case = Case(
         id=doc.get("id", ""),
@@ -181,7 +220,11 @@ def parse_case(doc: Any) -> Case:
         outputs=list(doc["outputs"]),
         transforms=transforms,
     )
+    after = doc.get("after") or {}
+    case.after = _steps(after.get("program", []), "after.program")
+    case.after_outputs = list(after.get("outputs", []))
     _walk_signatures(case)
+    case.result_names += case.after_outputs
     return case
 
 

@@ -20,7 +20,26 @@ def failing_step(error: BaseException) -> Optional[Step]:
     return getattr(error, "funcspec_step", None)
 
 
-def program(case: Case, call_step: StepCall, as_result: Callable[[Any], Any]) -> Fn:
+def run_steps(steps: list[Step], env: dict[str, Any], call_step: StepCall) -> None:
+    """Runs steps outside the transformed function (format 1.1's `after` and `before_call`) on
+    `env`, adding what they define."""
+    for step in steps:
+        args = [None if a is None else [env[n] for n in a] if isinstance(a, list) else env[a] for a in step.args]
+        try:
+            result = call_step(step, [args] if step.op in VARIADIC_OPS else args)
+        except Exception as e:
+            if failing_step(e) is None:
+                try:
+                    e.funcspec_step = step  # type: ignore[attr-defined]
+                except AttributeError:
+                    pass
+            raise
+        outs = list(result) if isinstance(result, (list, tuple)) else [result]
+        env.update(zip(step.outs, outs))
+
+
+def program(case: Case, call_step: StepCall, as_result: Callable[[Any], Any],
+            stored: Optional[dict[str, Any]] = None) -> Fn:
     """f(*inputs) -> the case's outputs, running the steps in order on real values.
 
     In-place ops write into their arguments, so later steps (and the outputs, which may name an
@@ -57,6 +76,8 @@ def program(case: Case, call_step: StepCall, as_result: Callable[[Any], Any]) ->
                     f"program[{step.index}]: {step.op} returned {len(outs)} tensors but 'out' names {len(step.outs)}"
                 )
             env.update(zip(step.outs, outs))
+            if stored is not None and step.stored_as:
+                stored[step.stored_as] = outs[0]
         return tuple(as_result(env[name]) for name in case.outputs)
 
     return f

@@ -59,6 +59,21 @@ class Library:
     def functionalize(self, fn: Fn, remove: str) -> Fn:
         raise Unsupported(f"{self.name} has no functionalize")
 
+    def call_mode(self, mode: str) -> Any:
+        """A context manager for the grad mode a transformed function is called under (format 1.1's
+        `called_under`: no_grad, enable_grad, inference_mode)."""
+        raise Unsupported(f"{self.name} has no grad mode {mode}")
+
+    def called_under(self, fn: Fn, mode: str, outer: Sequence[str]) -> Fn:
+        """`fn` called under `mode`, inside the functions of the transforms `outer` (outermost first)."""
+        context = self.call_mode(mode)
+
+        def under(*args: Any) -> tuple:
+            with context():
+                return fn(*args)
+
+        return under
+
     def functional_call(self, fn: Fn, inner: Level, parameters: list[str], buffers: list[str], strict: bool,
                         tie_weights: bool) -> Fn:
         """f(state, *rest): `fn` (of `inner`'s arguments) run as a module whose state is `state`."""
@@ -154,15 +169,32 @@ def _is_floating_input(case: Case, name: str) -> bool:
     return i is not None and i.tensor is not None and i.tensor.is_floating
 
 
-def transformed(case: Case, program: Fn, lib: Library) -> Fn:
-    """The case's program under its transforms, outermost applied last."""
+def transformed(case: Case, program: Fn, lib: Library,
+                before_call: Optional[Callable[[list[Any], dict[str, Any]], None]] = None) -> Fn:
+    """The case's program under its transforms, outermost applied last.
+
+    `before_call(steps, env)` runs a vjp's or linearize's `before_call` steps on the arguments of its
+    level by input name (format 1.1); without it such a case is unsupported.
+    """
     fn = program
     for index in range(len(case.transforms) - 1, -1, -1):
-        fn = _wrap(case, index, fn, lib)
+        fn = _wrap(case, index, fn, lib, before_call)
+        mode = case.transforms[index].get("called_under")
+        if mode not in (None, "plain"):
+            fn = lib.called_under(fn, mode, case.transform_kinds()[:index])
     return fn
 
 
-def _wrap(case: Case, index: int, fn: Fn, lib: Library) -> Fn:
+def _run_before_call(t: Any, level: Level, args: Sequence[Any], before_call: Any) -> None:
+    steps = t.get("before_call")
+    if not steps:
+        return
+    if before_call is None:
+        raise Unsupported("writes between a vjp and its vjp_fn need the driver's steps")
+    before_call(steps, dict(zip(leaf_names(level), leaves_of(level, args))))
+
+
+def _wrap(case: Case, index: int, fn: Fn, lib: Library, before_call: Any = None) -> Fn:
     t = case.transforms[index]
     level = case.levels[index]
     has_aux = bool(t.get("has_aux", False))
@@ -222,6 +254,7 @@ def _wrap(case: Case, index: int, fn: Fn, lib: Library) -> Fn:
             r = lib.vjp(closed_over(paired, level, args, floating), [leaves[k] for k in floating], has_aux)
             out, vjp_fn = r[0], r[1]
             aux = r[2] if has_aux else ()
+            _run_before_call(t, level, args, before_call)
             pulled_back = vjp_fn(cotangents)
             return tuple(out) + tuple(aux) + tuple(pulled_back[j] for j in by_input_order)
 
@@ -241,6 +274,7 @@ def _wrap(case: Case, index: int, fn: Fn, lib: Library) -> Fn:
             primals = tuple(leaves[k] for k in chosen)
             if t.kind == "linearize":
                 out, jvp_fn = lib.linearize(closed, primals)
+                _run_before_call(t, level, args, before_call)
                 return tuple(out) + tuple(jvp_fn(*tangents))
             r = lib.jvp(closed, primals, tangents, has_aux)
             aux = r[2] if has_aux else ()

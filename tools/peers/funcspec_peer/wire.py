@@ -66,6 +66,7 @@ ERROR_KINDS = frozenset(
         "module_state_conflict",
         "module_structure_mismatch",
         "composite_noncompliant",
+        "ad_input_modified",
     }
 )
 

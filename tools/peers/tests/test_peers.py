@@ -66,6 +66,29 @@ class CaseTests(unittest.TestCase):
         doc["transforms"] = [{"transform": "grad_and_value", "argnums": -3, "has_aux": True}]
         self.assertEqual(parse_case(doc).result_names, ["grad(y, x)", "y", "x"])
 
+    def test_format_1_1_fields(self):
+        from funcspec_peer.case import parse_case
+
+        doc = case_doc(
+            format="funcspec-case/1.1",
+            inputs={"buf": f64(1, 2, 3, 4),
+                    "b": {"alias_of": "buf", "dtype": "float64", "shape": [2], "layout": {"strides": [2], "offset": 1}}},
+            program=[{"out": ["y"], "op": "mul", "args": ["buf", "buf"], "stored_as": "kept"}],
+            transforms=[{"transform": "vjp", "cotangents": {"y": f64(1, 1, 1, 1)}, "called_under": "no_grad",
+                         "before_call": [{"out": ["w"], "op": "add_", "args": ["buf", "buf"]}]}],
+            after={"program": [{"out": ["u"], "op": "add", "args": ["kept", "b"]}], "outputs": ["u"]},
+        )
+        case = parse_case(doc)
+        # An alias reads its base's elements at offset + i * stride; after outputs follow the results.
+        self.assertEqual(case.input("b").tensor.values.tolist(), [2.0, 4.0])
+        self.assertEqual(case.input("b").alias_of, "buf")
+        self.assertEqual(case.program[0].stored_as, "kept")
+        self.assertEqual([s.op for s in case.transforms[0].get("before_call")], ["add_"])
+        self.assertEqual(case.result_names, ["y", "vjp(buf)", "vjp(b)", "u"])
+        doc["format"] = "funcspec-case/2"
+        with self.assertRaises(ValueError):
+            parse_case(doc)
+
     def test_functional_call_makes_the_state_one_argument(self):
         from funcspec_peer.case import dims_per_argument, parse_case
         from funcspec_peer.stack import flat, outermost_arguments
@@ -328,6 +351,14 @@ MODULE_CASES = ("modules/call/linear--dotted-names-are-submodule-state.json",
                 "modules/ensemble/linear--one-state-member-mapped.json",
                 "modules/batch-norm/running-stats--stacked-buffers-take-each-examples-update.json")
 
+# Format 1.1 cases both drivers pass (docs/case-format.md, *Format 1.1*): an escaped value used
+# after vmap, one that is an ordinary tensor, aliased arguments under grad, grad modes around calls.
+FORMAT_1_1_CASES = ("vmap/escaped/sin--transform_escaped-out-of-place-use-after-vmap.json",
+                    "vmap/escaped/sin--unbatched-intermediate-is-an-ordinary-tensor.json",
+                    "ad/aliased/mul--grad-a-tensor-and-its-transpose-are-separate-arguments.json",
+                    "ad/modes/sin--grad-called-under-no_grad.json",
+                    "ad/modes/mul--inner-grad-called-under-no_grad-is-a-constant-for-the-outer-grad.json")
+
 # The suite's custom-function cases each rule of the catalogue is seen in: both modes, nesting,
 # vmap, and forward mode meeting a function without a jvp rule.
 CUSTOM_CASES = ("custom/reverse/custom.clip_gradient--vjp-clamps-the-cotangent.json",
@@ -432,6 +463,20 @@ class DriverTests(unittest.TestCase):
         self.check(replies[:-1], expected[:-1])
         # No vjp rule: torch.func raises where the spec (and JAX) transpose the jvp rule.
         self.assertEqual((replies[-1]["type"], replies[-1].get("kind")), ("error", "custom_rule_missing"))
+
+    @unittest.skipUnless(HAVE_TORCH, "PyTorch is not installed for this interpreter (apt-get install python3-torch)")
+    def test_torch_driver_runs_format_1_1_cases(self):
+        cases, expected = hand_cases(FORMAT_1_1_CASES)
+        replies = run_driver(TORCH, cases)
+        self.assertEqual(set(replies[0]["capabilities"]["features"]),
+                         {"aliased_inputs", "before_call", "call_modes", "stored_values"})
+        self.check(replies, expected)
+
+    @unittest.skipUnless(HAVE_NUMPY, "NumPy is not installed for this interpreter")
+    @unittest.skipUnless(Path(JAX_PYTHON).exists(), f"no JAX interpreter at {JAX_PYTHON} (tools/peers/README.md)")
+    def test_jax_driver_runs_format_1_1_cases(self):
+        cases, expected = hand_cases(FORMAT_1_1_CASES)
+        self.check(run_driver(JAX, cases), expected)
 
     @unittest.skipUnless(HAVE_NUMPY, "NumPy is not installed for this interpreter")
     @unittest.skipUnless(Path(JAX_PYTHON).exists(), f"no JAX interpreter at {JAX_PYTHON} (tools/peers/README.md)")
