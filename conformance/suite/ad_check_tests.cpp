@@ -55,8 +55,7 @@ Case jvp_fd_case(const AdSample& s, const OpFunction& f, const std::string& id, 
     c.description = "jvp along a random direction equals central finite differences in the oracle dtype";
   }
   for (std::size_t k = 0; k < derivative.size(); ++k) {
-    c.expect.values.push_back(
-        expected_derivative(fmt::format("jvp({})", c.outputs[k]), derivative[k], s.dtype, "jvp_fd", s.spec->op));
+    c.expect.values.push_back(expected_derivative(fmt::format("jvp({})", c.outputs[k]), derivative[k], s, "jvp_fd"));
   }
   return c;
 }
@@ -89,8 +88,8 @@ Case transpose_case(const AdSample& s, const OpFunction& f, const std::string& i
     }
     if (!total.defined()) total = ops::zeros({x.numel()}, DType::Oracle);
     total = ops::reshape(total, x.shape());
-    c.expect.values.push_back(expected_derivative(fmt::format("vjp({})", sample_input_name(s.floating[j])), total,
-                                                  s.dtype, "transpose", s.spec->op));
+    c.expect.values.push_back(
+        expected_derivative(fmt::format("vjp({})", sample_input_name(s.floating[j])), total, s, "transpose"));
   }
   return c;
 }
@@ -108,9 +107,8 @@ Case jacobian_case(const AdSample& s, const OpFunction& f, const std::string& id
   const std::vector<std::vector<Tensor>> blocks = oracle_jacobian(oracle, /*forward=*/!forward_case);
   for (std::size_t k = 0; k < blocks.size(); ++k) {
     for (std::size_t j = 0; j < blocks[k].size(); ++j) {
-      c.expect.values.push_back(
-          expected_derivative(fmt::format("jac({}, {})", c.outputs[k], sample_input_name(s.floating[j])), blocks[k][j],
-                              s.dtype, "jacobian", s.spec->op));
+      c.expect.values.push_back(expected_derivative(
+          fmt::format("jac({}, {})", c.outputs[k], sample_input_name(s.floating[j])), blocks[k][j], s, "jacobian"));
     }
   }
   return c;
@@ -143,7 +141,7 @@ Case hessian_case(const AdSample& s, const OpFunction& f, const std::string& id,
       const Tensor symmetric = ops::div(ops::add(ab, ops::permute(ba, order)), ops::lit(Scalar(2.0)));
       c.expect.values.push_back(expected_derivative(
           fmt::format("hess(s, {}, {})", sample_input_name(s.floating[a]), sample_input_name(s.floating[b])), symmetric,
-          s.dtype, "hessian", s.spec->op));
+          s, "hessian"));
     }
   }
   return c;
@@ -192,7 +190,7 @@ Case vmap_grad_case(const AdSample& s, const OpFunction& f, const std::string& i
   if (loop.error) throw *loop.error;  // the sample's gradient raises: not a case to build
   for (std::size_t j = 0; j < loop.results.size(); ++j) {
     c.expect.values.push_back(expected_derivative(fmt::format("grad(s, {})", sample_input_name(s.floating[j])),
-                                                  loop.results[j], s.dtype, "vmap_grad", s.spec->op));
+                                                  loop.results[j], s, "vmap_grad"));
   }
   return c;
 }
@@ -251,11 +249,10 @@ Case higher_case(const AdSample& s, const OpFunction& f, const std::string& id, 
   TensorList top = d.derivative;
   if (specified) top = forward_derivative(lower_at, at, directions);
   for (std::size_t k = 0; k < lower.size(); ++k) {
-    c.expect.values.push_back(expected_derivative(lower_names[k], lower[k], s.dtype, "higher", s.spec->op));
+    c.expect.values.push_back(expected_derivative(lower_names[k], lower[k], s, "higher"));
   }
   for (std::size_t k = 0; k < top.size(); ++k) {
-    c.expect.values.push_back(
-        expected_derivative(fmt::format("jvp({})", lower_names[k]), top[k], s.dtype, "higher", s.spec->op));
+    c.expect.values.push_back(expected_derivative(fmt::format("jvp({})", lower_names[k]), top[k], s, "higher"));
   }
   return c;
 }
@@ -267,6 +264,11 @@ namespace funcspec::conformance {
 
 void add_ad_check_tests(const SuiteOptions& options, ConformanceTests& tests) {
   using namespace ad;
+  // Only what the selected tier runs is registered: every check costs oracle evaluations to build.
+  auto add = [&](const std::string& id, const std::string& clause, Tier t, std::function<Case()> build) {
+    if (t > options.tier) return;
+    tests.push_back({id, {clause}, t, "AD gradient checks", std::move(build)});
+  };
   for (const AdOpSamples& op_samples : ad_op_samples(options)) {
     const std::string& name = op_samples.op;
     for (const AdCheckSample& checked : op_samples.samples) {
@@ -274,14 +276,7 @@ void add_ad_check_tests(const SuiteOptions& options, ConformanceTests& tests) {
       const OpFunction& f = checked.f;
       const std::size_t result_count = checked.result_count;
       const std::string& suffix = checked.suffix;
-      // The first sample of each op at pr; every sample (and float32) from nightly on.
-      const Tier tier = s.dtype == DType::Float64 && checked.index == 0 ? Tier::Pr : Tier::Nightly;
-      const bool small = floating_numel(s.sample, s.floating) <= 12;
-      // Only what the selected tier runs is registered: every check costs oracle evaluations to build.
-      auto add = [&](const std::string& id, const std::string& clause, Tier t, std::function<Case()> build) {
-        if (t > options.tier) return;
-        tests.push_back({id, {clause}, t, "AD gradient checks", std::move(build)});
-      };
+      const Tier tier = checked.tier;
       const std::string jvp_id = fmt::format("AD-JVP-FD/{}/{}", name, suffix);
       add(jvp_id, "AD-8.1", tier,
           [s, f, jvp_id, tier, result_count] { return jvp_fd_case(s, f, jvp_id, tier, result_count); });
@@ -295,19 +290,29 @@ void add_ad_check_tests(const SuiteOptions& options, ConformanceTests& tests) {
       add(jacfwd_id, "AD-8.3", Tier::Nightly, [s, f, jacfwd_id, result_count] {
         return jacobian_case(s, f, jacfwd_id, Tier::Nightly, result_count, true);
       });
-      if (!small) continue;  // the second and third order grow as the square and cube of the inputs
+    }
+    // The second and third order grow as the square and cube of the inputs: small samples only,
+    // and a shrunk one where the op has none (higher_order_samples).
+    for (const AdCheckSample& checked : higher_order_samples(op_samples)) {
+      const AdSample& s = checked.s;
+      const OpFunction& f = checked.f;
+      const std::size_t result_count = checked.result_count;
+      const std::string& suffix = checked.suffix;
+      const Tier tier = checked.tier;
+      const std::string note = checked.provenance;
+      const auto noted = [note](Case c) {
+        if (!note.empty()) c.description += fmt::format(" (on a generated sample: {})", note);
+        return c;
+      };
       const std::string hessian_id = fmt::format("AD-HESSIAN/{}/{}", name, suffix);
-      add(hessian_id, "AD-8.4", tier,
-          [s, f, hessian_id, tier, result_count] { return hessian_case(s, f, hessian_id, tier, result_count); });
+      add(hessian_id, "AD-8.4", tier, [=] { return noted(hessian_case(s, f, hessian_id, tier, result_count)); });
       const std::string vmap_id = fmt::format("AD-VMAP-GRAD/{}/{}", name, suffix);
-      add(vmap_id, "AD-8.5", tier,
-          [s, f, vmap_id, tier, result_count] { return vmap_grad_case(s, f, vmap_id, tier, result_count); });
+      add(vmap_id, "AD-8.5", tier, [=] { return noted(vmap_grad_case(s, f, vmap_id, tier, result_count)); });
       const std::string order2_id = fmt::format("AD-HIGHER/{}/{}/order2", name, suffix);
-      add(order2_id, "AD-8.6", tier,
-          [s, f, order2_id, tier, result_count] { return higher_case(s, f, order2_id, tier, result_count, 2); });
+      add(order2_id, "AD-8.6", tier, [=] { return noted(higher_case(s, f, order2_id, tier, result_count, 2)); });
       const std::string order3_id = fmt::format("AD-HIGHER/{}/{}/order3", name, suffix);
       add(order3_id, "AD-8.6", Tier::Nightly,
-          [s, f, order3_id, result_count] { return higher_case(s, f, order3_id, Tier::Nightly, result_count, 3); });
+          [=] { return noted(higher_case(s, f, order3_id, Tier::Nightly, result_count, 3)); });
     }
   }
 }

@@ -2,13 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "conformance/oracles/value_tolerance.h"
 #include "conformance/samples/sample_checks.h"
 #include "conformance/suite/derivative_tolerance.h"
 #include "conformance/suite/op_sample_cases.h"
 #include "conformance/suite/tensor_to_case.h"
+#include "conformance/suite/tier_samples.h"
 #include "conformance/suite/variant_samples.h"
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
@@ -68,9 +71,11 @@ ExpectedValue expected(const std::string& name, const Tensor& oracle_value, DTyp
   return {name, tensor_spec_of(rounded), tolerance};
 }
 
-ExpectedValue expected_derivative(const std::string& name, const Tensor& oracle_value, DType dtype,
-                                  const std::string& check, const std::string& op) {
-  return expected(name, oracle_value, dtype, derivative_tolerance(check, op, dtype, oracle_value));
+ExpectedValue expected_derivative(const std::string& name, const Tensor& oracle_value, const AdSample& s,
+                                  const std::string& check) {
+  const bool special_point = !s.sample.special_point.empty();
+  return expected(name, oracle_value, s.dtype,
+                  derivative_tolerance(check, s.spec->op, s.dtype, oracle_value, special_point));
 }
 
 void expect_primal_results(Case& c, const AdSample& s, const OpFunction& oracle) {
@@ -104,9 +109,8 @@ std::int64_t floating_numel(const samples::OpSample& sample, const std::vector<s
   return n;
 }
 
-namespace {
+namespace {}  // namespace
 
-// The sample as a check of `op`'s derivatives, or nothing when it has none to check.
 std::optional<AdCheckSample> checkable_sample(const std::string& name, const OpDef& op, const SampleCall& drawn_call,
                                               DType dtype, std::size_t index) {
   AdSample s{drawn_call.spec, drawn_call.sample, dtype, drawn_call.seed, {}};
@@ -138,7 +142,69 @@ std::optional<AdCheckSample> checkable_sample(const std::string& name, const OpD
   if (f.results.empty() || !checkable) return std::nullopt;
   const std::string suffix =
       fmt::format("{}{}-{}", dtype == DType::Float32 ? "float32/" : "", index, id_slug(s.sample.label));
-  return AdCheckSample{std::move(s), std::move(f), result_count, index, suffix};
+  return AdCheckSample{std::move(s), std::move(f), result_count, index, suffix, Tier::Nightly, {}};
+}
+
+namespace {
+
+// Whether two result lists are of the same kind: count, dtypes and ranks.
+bool same_kind_of_results(const TensorList& a, const TensorList& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t r = 0; r < a.size(); ++r) {
+    if (a[r].dtype() != b[r].dtype() || a[r].dim() != b[r].dim()) return false;
+  }
+  return true;
+}
+
+// The sample with every dim of its tensor inputs (its floating ones only, or all of them) cut to
+// at most `k` elements.
+samples::OpSample cut_dims(const samples::OpSample& sample, std::int64_t k, bool floating_only) {
+  samples::OpSample cut = sample;
+  for (Tensor& t : cut.inputs) {
+    if (!t.defined() || t.is_wrapped_number() || (floating_only && !is_floating(t.dtype()))) continue;
+    Tensor narrowed = t;
+    for (std::int64_t d = 0; d < narrowed.dim(); ++d) {
+      if (narrowed.shape()[static_cast<std::size_t>(d)] > k) narrowed = ops::narrow(narrowed, d, 0, k);
+    }
+    t = ops::contiguous(ops::clone(narrowed));
+  }
+  cut.label = fmt::format("{} cut to {} per dim", sample.label, k);
+  return cut;
+}
+
+std::optional<AdCheckSample> shrunk(const AdCheckSample& original) {
+  const OpDef& op = OpRegistry::instance().get(original.f.op);
+  TensorList original_results;
+  try {
+    original_results = call(op, samples::clone_inputs(original.s.sample.inputs), original.s.sample.attrs);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  for (std::int64_t k : {3, 2, 1}) {
+    for (bool floating_only : {false, true}) {
+      const samples::OpSample cut = cut_dims(original.s.sample, k, floating_only);
+      if (floating_numel(cut, original.s.floating) > higher_order_numel_limit) continue;
+      std::optional<AdCheckSample> candidate =
+          checkable_sample(original.f.op, op, SampleCall{original.s.spec, cut, original.s.dtype, original.s.seed},
+                           original.s.dtype, original.index);
+      if (!candidate || candidate->f.results != original.f.results) continue;
+      TensorList results;
+      try {
+        results = call(op, samples::clone_inputs(cut.inputs), cut.attrs);
+      } catch (const Error&) {
+        continue;
+      }
+      if (!same_kind_of_results(results, original_results)) continue;
+      candidate->suffix = fmt::format("{}{}-{}-shrunk{}", original.s.dtype == DType::Float32 ? "float32/" : "",
+                                      original.index, id_slug(original.s.sample.label), k);
+      candidate->provenance = fmt::format(
+          "no sample of the op has at most {} floating elements: sample {} ({}) with every dim{} cut to its first {}",
+          higher_order_numel_limit, original.index, original.s.sample.label,
+          floating_only ? " of its floating inputs" : "", k);
+      return candidate;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -155,15 +221,55 @@ std::vector<AdOpSamples> ad_op_samples(const SuiteOptions& options) {
       SampleDraw drawn = draw_samples(spec, dtype, options.seed, 0);
       if (!drawn.generation_error.empty()) continue;  // OPS-VALUES reports it
       AdOpSamples op_samples{name, dtype, {}};
+      std::vector<samples::OpSample> drawn_samples;
+      for (const SampleCall& c : drawn.calls) drawn_samples.push_back(c.sample);
+      const std::vector<std::size_t> at_pr = pr_sample_indices(drawn_samples);
       for (std::size_t i = 0; i < drawn.calls.size(); ++i) {
-        if (i > 0 && options.tier < Tier::Nightly) break;
-        if (std::optional<AdCheckSample> s = checkable_sample(name, *op, drawn.calls[i], dtype, i))
+        if (std::optional<AdCheckSample> s = checkable_sample(name, *op, drawn.calls[i], dtype, i)) {
+          const bool pr = dtype == DType::Float64 && std::find(at_pr.begin(), at_pr.end(), i) != at_pr.end();
+          s->tier = pr ? Tier::Pr : Tier::Nightly;
           op_samples.samples.push_back(std::move(*s));
+        }
       }
       all.push_back(std::move(op_samples));
     }
   }
   return all;
+}
+
+std::vector<AdCheckSample> higher_order_samples(const AdOpSamples& op_samples) {
+  const Tier first_tier = op_samples.dtype == DType::Float64 ? Tier::Pr : Tier::Nightly;
+  auto numel = [](const AdCheckSample& c) { return floating_numel(c.s.sample, c.s.floating); };
+  // The smallest sample with elements: a size-0 one checks shapes, not derivatives.
+  auto size_order = [&](const AdCheckSample& c) {
+    return numel(c) == 0 ? std::numeric_limits<std::int64_t>::max() : numel(c);
+  };
+  std::vector<AdCheckSample> within;
+  for (const AdCheckSample& c : op_samples.samples) {
+    if (numel(c) <= higher_order_numel_limit) within.push_back(c);
+  }
+  const auto smallest = [&](auto& list) {
+    return std::min_element(list.begin(), list.end(), [&](const AdCheckSample& a, const AdCheckSample& b) {
+      return size_order(a) < size_order(b);
+    });
+  };
+  if (!within.empty()) {
+    if (std::none_of(within.begin(), within.end(), [&](const AdCheckSample& c) { return c.tier == first_tier; }))
+      smallest(within)->tier = first_tier;
+    return within;
+  }
+  if (op_samples.samples.empty()) return {};
+  const AdCheckSample& least = *smallest(op_samples.samples);
+  if (std::optional<AdCheckSample> cut = shrunk(least)) {
+    cut->tier = first_tier;
+    return {*cut};
+  }
+  AdCheckSample as_is = least;
+  as_is.tier = first_tier;
+  as_is.suffix += "-smallest-sample";
+  as_is.provenance = fmt::format("no sample of the op has at most {} floating elements and none shrinks: the smallest",
+                                 higher_order_numel_limit);
+  return {as_is};
 }
 
 }  // namespace funcspec::conformance::ad

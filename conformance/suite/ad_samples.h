@@ -11,6 +11,8 @@
 #include "conformance/samples/op_samples.h"
 #include "conformance/suite/conformance_test.h"
 #include "conformance/suite/derivative_oracle.h"
+#include "conformance/suite/op_sample_cases.h"
+#include "reference/ops/op_def.h"
 
 namespace funcspec::conformance::ad {
 
@@ -29,16 +31,37 @@ struct AdCheckSample {
   std::size_t result_count = 0;  // of the op call, floating or not
   std::size_t index = 0;         // in the op's sample list
   std::string suffix;            // "<n>-<label>", "float32/<n>-<label>"
+  Tier tier = Tier::Nightly;     // the cheapest tier that checks it (tier_samples.h)
+  // Set when the sample is not one of the database's as drawn (a shrunk one): says what it is.
+  std::string provenance;
 };
 
-// The checkable samples of every differentiable op, per (op, dtype), in op-name order: the first
-// sample of each (float64) below nightly; every sample (and float32) from nightly on.
+// The sample as a check of `op`'s derivatives (at tier nightly), or nothing when it has none to
+// check: no floating input, a non-finite input or result, an explicit result dtype, an error.
+std::optional<AdCheckSample> checkable_sample(const std::string& name, const OpDef& op, const SampleCall& drawn_call,
+                                              DType dtype, std::size_t index);
+
+// Every checkable sample of every differentiable op, per (op, dtype), in op-name order: float64
+// (and float32 from nightly on). A float64 sample is checked at pr when pr_sample_indices picks
+// it (one per attribute set, every special point); every other one from nightly on.
 struct AdOpSamples {
   std::string op;
   DType dtype = DType::Float64;
   std::vector<AdCheckSample> samples;
 };
 std::vector<AdOpSamples> ad_op_samples(const SuiteOptions& options);
+
+// The higher-order families (second derivatives, vmap of jacobians and hessians) grow as the
+// square of a sample's floating elements and are built in the 50-digit oracle dtype, so they check
+// samples of at most this many floating elements.
+inline constexpr std::int64_t higher_order_numel_limit = 12;
+
+// The samples the higher-order families check: the op's samples within the limit (each at its own
+// tier), and when none of those reaches pr, the smallest of them with elements at pr. An op with no sample within
+// the limit is not skipped: its smallest sample, shrunk (every dim cut to its first k elements,
+// kept when the op still runs with results of the same count, dtypes and ranks), or else that
+// smallest sample as it is ("-smallest-sample"), with the id and `provenance` saying so.
+std::vector<AdCheckSample> higher_order_samples(const AdOpSamples& op_samples);
 
 // The sample's op as a one-step program over x0.. with results r0..; the case's outputs are the
 // floating results.
@@ -50,8 +73,9 @@ void add_scalarization(Case& c, const TensorList& weights);
 
 ExpectedValue expected(const std::string& name, const Tensor& oracle_value, DType dtype,
                        std::optional<Tolerance> tolerance);
-ExpectedValue expected_derivative(const std::string& name, const Tensor& oracle_value, DType dtype,
-                                  const std::string& check, const std::string& op);
+// A derivative of the sample's op, with the tolerance of `check` (derivative_tolerance.h).
+ExpectedValue expected_derivative(const std::string& name, const Tensor& oracle_value, const AdSample& s,
+                                  const std::string& check);
 
 // The primal results' expectations, with the op's stated value tolerance.
 void expect_primal_results(Case& c, const AdSample& s, const OpFunction& oracle);

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 
 #include "conformance/case/versioned_json.h"
@@ -21,7 +24,7 @@ struct DerivativeTolerance {
 
 const ToleranceJson& tolerance_table() {
   static const ToleranceJson table =
-      read_versioned_json(FUNCSPEC_AD_TOLERANCES_FILE, "funcspec-ad-tolerances/1", "the AD tolerance table");
+      read_versioned_json(FUNCSPEC_AD_TOLERANCES_FILE, "funcspec-ad-tolerances/2", "the AD tolerance table");
   return table;
 }
 
@@ -45,16 +48,47 @@ DerivativeTolerance lookup_tolerance(const std::string& check, const std::string
   return {(*entry)["atol"].get<double>(), (*entry)["rtol"].get<double>()};
 }
 
+// Where the table makes a derivative's bound relative (derivative_tolerance.h).
+struct SmallValues {
+  double relative_below = 0;
+  // Below this times the largest element, an oracle value is taken for the 50-digit dtype's
+  // cancellation noise around an exact zero, not a small derivative (except at a special point,
+  // where small values are what the sample is for).
+  double oracle_zero_below = 0;
+  std::int64_t ulps = 0;
+};
+
+SmallValues small_values(DType dtype) {
+  const ToleranceJson& table = tolerance_table();
+  const std::string d(dtype_name(dtype));
+  const ToleranceJson* small = table.contains("small_values") ? &table["small_values"] : nullptr;
+  if (small == nullptr || !small->contains("relative_below") || !small->contains("oracle_zero_below") ||
+      !small->contains(d) || !(*small)[d].contains("ulps"))
+    throw std::runtime_error(fmt::format("the AD tolerance table has no usable small_values entry for {}", d));
+  return {(*small)["relative_below"].get<double>(), (*small)["oracle_zero_below"].get<double>(),
+          (*small)[d]["ulps"].get<std::int64_t>()};
+}
+
 }  // namespace
 
-// The case tolerance of an expected derivative: atol scales with the tensor's largest element.
-Tolerance derivative_tolerance(const std::string& check, const std::string& op, DType dtype, const Tensor& expected) {
+Tolerance derivative_tolerance(const std::string& check, const std::string& op, DType dtype, const Tensor& expected,
+                               bool special_point) {
   const DerivativeTolerance t = lookup_tolerance(check, op, dtype);
-  double scale = 1;
-  for (double v : ops::to_dtype(ops::contiguous(expected), DType::Float64).to_vector<double>()) {
-    if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
+  const SmallValues small = small_values(dtype);
+  const std::vector<double> values = ops::to_dtype(ops::contiguous(expected), DType::Float64).to_vector<double>();
+  double largest = 0;
+  for (double v : values) {
+    if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
   }
-  return {t.atol * scale, t.rtol, 0};
+  const double scale = std::max(1.0, largest);
+  double smallest_nonzero = std::numeric_limits<double>::infinity();
+  for (double v : values) {
+    if (std::isfinite(v) && v != 0 && (special_point || std::abs(v) >= small.oracle_zero_below * scale))
+      smallest_nonzero = std::min(smallest_nonzero, std::abs(v));
+  }
+  const bool small_derivatives = special_point || smallest_nonzero < small.relative_below * scale;
+  if (!small_derivatives) return {t.atol * scale, t.rtol, 0};
+  return {t.atol * std::min(1.0, smallest_nonzero), t.rtol, small.ulps};
 }
 
 }  // namespace funcspec::conformance::ad

@@ -8,7 +8,19 @@
 
 namespace funcspec::conformance::ad {
 
-// The case tolerance of `expected` (in the oracle dtype) for a check of `op`'s derivatives in `dtype`.
-Tolerance derivative_tolerance(const std::string& check, const std::string& op, DType dtype, const Tensor& expected);
+// The case tolerance of `expected` (in the oracle dtype) for a check of `op`'s derivatives in
+// `dtype`, on a sample at a special point of the op or not.
+//
+// Derivatives are sums of products whose rounding follows their largest terms, so the absolute
+// part of the bound, atol, scales with the tensor's largest element (at least 1). That bound is
+// blind to small derivatives: tanh'(20) ~ 1.7e-17 computed as 0 would pass within 1e-10. So where
+// the derivatives are small -- the sample sits at a special point, or an element is nonzero and
+// below `relative_below` times the largest (saturation, underflow) -- atol scales with the
+// smallest nonzero element instead (never up), which makes the bound relative there, and `ulps`
+// admits the rounding of values that are subnormal in `dtype`. Away from a special point, values
+// below `oracle_zero_below` times the largest count as the oracle's noise around a zero. A wrong tiny derivative (0 for
+// 4e-18) then fails, while one computed with honest relative rounding passes.
+Tolerance derivative_tolerance(const std::string& check, const std::string& op, DType dtype, const Tensor& expected,
+                               bool special_point);
 
 }  // namespace funcspec::conformance::ad

@@ -1,0 +1,88 @@
+// The derivative tolerance sees small values (docs/conformance.md, "Derivative tolerances"): a
+// tiny derivative computed as 0 fails, honest relative rounding passes, and the bound of ordinary
+// derivatives is the table's as before.
+#include "conformance/suite/derivative_tolerance.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace funcspec::conformance::ad {
+namespace {
+
+Tensor values_of(const std::vector<double>& v) {
+  return from_vector(v, {static_cast<std::int64_t>(v.size())}, DType::Float64);
+}
+
+// Units in the last place between two float64 values of the same sign.
+double ulps_between(double a, double b) {
+  if (a == b) return 0;
+  if (std::signbit(a) != std::signbit(b)) return INFINITY;
+  const auto ia = std::bit_cast<std::int64_t>(std::abs(a));
+  const auto ib = std::bit_cast<std::int64_t>(std::abs(b));
+  return static_cast<double>(ia > ib ? ia - ib : ib - ia);
+}
+
+// The judge's rule for one element (Tolerance in conformance/case/case.h).
+bool passes(const Tolerance& t, double expected, double got) {
+  return std::abs(got - expected) <= t.atol + t.rtol * std::abs(expected) ||
+         ulps_between(got, expected) <= static_cast<double>(t.ulps);
+}
+
+const double tanh_slope_at_half = 0.7864477329659274;    // 1 - tanh(0.5)^2
+const double tanh_slope_at_20 = 1.6993417021166355e-17;  // 1 - tanh(20)^2 = sech(20)^2
+
+TEST(DerivativeTolerance, ASaturatedDerivativeComputedAsZeroFails) {
+  const Tolerance t =
+      derivative_tolerance("jvp_fd", "tanh", DType::Float64, values_of({tanh_slope_at_half, tanh_slope_at_20}), false);
+  EXPECT_TRUE(passes(t, tanh_slope_at_half, tanh_slope_at_half));
+  EXPECT_FALSE(passes(t, tanh_slope_at_20, 0.0));
+  EXPECT_FALSE(passes(t, tanh_slope_at_20, 4e-18));
+}
+
+TEST(DerivativeTolerance, HonestRoundingOfSmallDerivativesPasses) {
+  const Tolerance t =
+      derivative_tolerance("jvp_fd", "tanh", DType::Float64, values_of({tanh_slope_at_half, tanh_slope_at_20}), false);
+  const double eps = 2.220446049250313e-16;
+  EXPECT_TRUE(passes(t, tanh_slope_at_half, tanh_slope_at_half * (1 + 8 * eps)));
+  EXPECT_TRUE(passes(t, tanh_slope_at_20, tanh_slope_at_20 * (1 + 8 * eps)));
+  EXPECT_TRUE(passes(t, tanh_slope_at_20, tanh_slope_at_20 * (1 - 8 * eps)));
+}
+
+TEST(DerivativeTolerance, SubnormalDerivativesPassWithinTheUlpBound) {
+  const double subnormal = 3 * std::nextafter(0.0, 1.0) * 1024;  // exp(-744)-like: few significant bits
+  // Declared at a special point (underflow): below the oracle's noise floor only a declaration tells.
+  const Tolerance t = derivative_tolerance("jvp_fd", "exp", DType::Float64, values_of({1.0, subnormal}), true);
+  EXPECT_TRUE(passes(t, subnormal, std::nextafter(subnormal, 1.0)));
+  EXPECT_FALSE(passes(t, subnormal, 0.0));
+}
+
+TEST(DerivativeTolerance, AtASpecialPointTheBoundIsRelative) {
+  const double sigmoid_slope_at_minus_10 = 4.5395807735907655e-05;
+  const Tensor expected = values_of({sigmoid_slope_at_minus_10});
+  const double off_by_1e12 = sigmoid_slope_at_minus_10 + 1e-12;  // relative error 2e-8
+  EXPECT_FALSE(passes(derivative_tolerance("jvp_fd", "sigmoid", DType::Float64, expected, true),
+                      sigmoid_slope_at_minus_10, off_by_1e12));
+  // Away from a special point the absolute bound of 1e-10 admits it, as before.
+  EXPECT_TRUE(passes(derivative_tolerance("jvp_fd", "sigmoid", DType::Float64, expected, false),
+                     sigmoid_slope_at_minus_10, off_by_1e12));
+}
+
+TEST(DerivativeTolerance, OrdinaryDerivativesKeepTheScaledAbsoluteBound) {
+  // A derivative that is zero by cancellation of terms of size 3 may come out as rounding noise.
+  const Tolerance t = derivative_tolerance("jacobian", "matmul", DType::Float64, values_of({3.0, 0.0, -2.5}), false);
+  EXPECT_DOUBLE_EQ(t.atol, 1e-10 * 3.0);
+  EXPECT_EQ(t.ulps, 0);
+  EXPECT_TRUE(passes(t, 0.0, 4e-16));
+}
+
+TEST(DerivativeTolerance, TheOraclesNoiseAroundAnExactZeroIsZero) {
+  const Tolerance t = derivative_tolerance("jacobian", "matmul", DType::Float64, values_of({2.0, 1e-49}), false);
+  EXPECT_TRUE(passes(t, 1e-49, 4e-16));
+}
+
+}  // namespace
+}  // namespace funcspec::conformance::ad
