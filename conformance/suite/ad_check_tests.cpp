@@ -12,7 +12,9 @@
 // against the reference checks the reference too. Where the two one-sided differences disagree the
 // point is a kink (relu at 0, a tie of amax): there the expectation is the reference's specified
 // one-sided choice (docs/ops/<family>.md, "Derivatives"), and the case says so. Tolerances come from
-// conformance/tolerances/ad.json, one entry per (check, op, dtype).
+// conformance/tolerances/ad.json, one entry per (check, op, dtype) (derivative_tolerance.h). Which
+// samples each family checks, and at which tier: ad_samples.h (the second and third order on
+// higher_order_samples). The nested transforms are ad_composition_tests.cpp's.
 #include <fmt/format.h>
 
 #include <iterator>
