@@ -289,32 +289,31 @@ Case vmap_jvp_case(const AdCheckSample& cs, const std::string& id) {
 // domain kept), batched at dim 0.
 struct ScaledBatch {
   AdSample batched;
-  std::vector<oracles::BatchLevel> levels{{batch_size, 0}};
+  std::vector<oracles::BatchLevel> levels;
   VmapTransform vmap;
+  std::vector<TensorList> examples;  // [k][e]: floating input k of example e, as the case holds it
 };
 constexpr double example_scales[] = {1.0, 1.01, 0.99};
 
 ScaledBatch scaled_batch(const AdSample& s) {
-  ScaledBatch b{s, {{batch_size, 0}}, {}};
+  ScaledBatch b{s, {{batch_size, 0}}, {}, {}};
   b.vmap.in_dims.form = DimSpec::Form::ByName;
   for (std::size_t i : s.floating) {
     TensorList examples;
     for (double scale : example_scales) examples.push_back(ops::mul(s.sample.inputs[i], ops::lit(Scalar(scale))));
     b.batched.sample.inputs[i] = oracles::batch_of(examples, s.sample.inputs[i], b.levels);
     b.vmap.in_dims.by_name.emplace_back(sample_input_name(i), 0);
+    b.examples.push_back(std::move(examples));
   }
   return b;
 }
 
-// The oracle's function at example e of the scaled batch: the example rounded as the case's input
-// is, then in the oracle dtype.
-OpFunction at_example(const OpFunction& oracle, const AdSample& s, std::int64_t e) {
+// The oracle's function at example e of the batch: the example's inputs exactly as the case holds
+// them, in the oracle dtype.
+OpFunction at_example(const OpFunction& oracle, const ScaledBatch& b, std::int64_t e) {
   OpFunction g = oracle;
-  for (std::size_t k = 0; k < g.floating.size(); ++k) {
-    Tensor& x = g.inputs[g.floating[k]];
-    x = in_dtype(in_dtype(ops::mul(x, ops::lit(Scalar(example_scales[static_cast<std::size_t>(e)]))), s.dtype),
-                 DType::Oracle);
-  }
+  for (std::size_t k = 0; k < g.floating.size(); ++k)
+    g.inputs[g.floating[k]] = in_dtype(b.examples[k][static_cast<std::size_t>(e)], DType::Oracle);
   return g;
 }
 
@@ -329,7 +328,7 @@ Case vmap_jacrev_case(const AdCheckSample& cs, const std::string& id) {
   c.transforms = {b.vmap, jac};
   const oracles::LoopAndStack loop = oracles::loop_and_stack(b.levels, [&](std::int64_t e) {
     TensorList flat;
-    for (const std::vector<Tensor>& row : oracle_jacobian(at_example(oracle, s, e), /*forward=*/true))
+    for (const std::vector<Tensor>& row : oracle_jacobian(at_example(oracle, b, e), /*forward=*/true))
       flat.insert(flat.end(), row.begin(), row.end());
     return flat;
   });
@@ -353,7 +352,7 @@ Case vmap_hessian_case(const AdCheckSample& cs, const std::string& id) {
   const oracles::LoopAndStack loop = oracles::loop_and_stack(b.levels, [&](std::int64_t e) {
     TensorList flat;
     for (const std::vector<Tensor>& row :
-         oracle_second_derivative(at_example(oracle, s, e), oracle_weights, /*forward=*/true))
+         oracle_second_derivative(at_example(oracle, b, e), oracle_weights, /*forward=*/true))
       flat.insert(flat.end(), row.begin(), row.end());
     return flat;
   });
@@ -395,7 +394,7 @@ Case vmap_linearize_case(const AdCheckSample& cs, const std::string& id) {
   u.transform.linearize = true;
   c.transforms = {b.vmap, u.transform};
   const oracles::LoopAndStack loop = oracles::loop_and_stack(b.levels, [&](std::int64_t e) {
-    const OpFunction g = at_example(oracle, s, e);
+    const OpFunction g = at_example(oracle, b, e);
     const VectorFunction value = [&](const TensorList& p) { return g.run(p); };
     TensorList results = g.run(primals_of(g));
     for (Tensor& t : forward_derivative(value, primals_of(g), u.oracle)) results.push_back(t);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include "conformance/oracles/value_tolerance.h"
@@ -240,36 +241,40 @@ std::vector<AdOpSamples> ad_op_samples(const SuiteOptions& options) {
 std::vector<AdCheckSample> higher_order_samples(const AdOpSamples& op_samples) {
   const Tier first_tier = op_samples.dtype == DType::Float64 ? Tier::Pr : Tier::Nightly;
   auto numel = [](const AdCheckSample& c) { return floating_numel(c.s.sample, c.s.floating); };
-  // The smallest sample with elements: a size-0 one checks shapes, not derivatives.
-  auto size_order = [&](const AdCheckSample& c) {
-    return numel(c) == 0 ? std::numeric_limits<std::int64_t>::max() : numel(c);
+  // A size-0 sample checks shapes, not derivatives: the choices below are among samples with elements.
+  auto has_elements = [&](const AdCheckSample& c) { return numel(c) > 0; };
+  const auto smallest = [&](auto& list) {
+    return std::min_element(list.begin(), list.end(), [&](const AdCheckSample& a, const AdCheckSample& b) {
+      return has_elements(a) && (!has_elements(b) || numel(a) < numel(b));
+    });
   };
   std::vector<AdCheckSample> within;
   for (const AdCheckSample& c : op_samples.samples) {
     if (numel(c) <= higher_order_numel_limit) within.push_back(c);
   }
-  const auto smallest = [&](auto& list) {
-    return std::min_element(list.begin(), list.end(), [&](const AdCheckSample& a, const AdCheckSample& b) {
-      return size_order(a) < size_order(b);
-    });
-  };
-  if (!within.empty()) {
-    if (std::none_of(within.begin(), within.end(), [&](const AdCheckSample& c) { return c.tier == first_tier; }))
+  if (std::any_of(within.begin(), within.end(), has_elements)) {
+    if (std::none_of(within.begin(), within.end(),
+                     [&](const AdCheckSample& c) { return c.tier == first_tier && has_elements(c); }))
       smallest(within)->tier = first_tier;
     return within;
   }
-  if (op_samples.samples.empty()) return {};
-  const AdCheckSample& least = *smallest(op_samples.samples);
+  std::vector<AdCheckSample> with_elements;
+  std::copy_if(op_samples.samples.begin(), op_samples.samples.end(), std::back_inserter(with_elements), has_elements);
+  if (with_elements.empty()) return within;  // every sample is empty: no derivative to check
+  const AdCheckSample& least = *smallest(with_elements);
   if (std::optional<AdCheckSample> cut = shrunk(least)) {
     cut->tier = first_tier;
-    return {*cut};
+    within.push_back(*cut);
+    return within;
   }
   AdCheckSample as_is = least;
   as_is.tier = first_tier;
   as_is.suffix += "-smallest-sample";
-  as_is.provenance = fmt::format("no sample of the op has at most {} floating elements and none shrinks: the smallest",
-                                 higher_order_numel_limit);
-  return {as_is};
+  as_is.provenance =
+      fmt::format("no sample of the op with elements has at most {} floating elements and none shrinks: the smallest",
+                  higher_order_numel_limit);
+  within.push_back(as_is);
+  return within;
 }
 
 }  // namespace funcspec::conformance::ad

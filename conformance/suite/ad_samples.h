@@ -57,10 +57,11 @@ std::vector<AdOpSamples> ad_op_samples(const SuiteOptions& options);
 inline constexpr std::int64_t higher_order_numel_limit = 12;
 
 // The samples the higher-order families check: the op's samples within the limit (each at its own
-// tier), and when none of those reaches pr, the smallest of them with elements at pr. An op with no sample within
-// the limit is not skipped: its smallest sample, shrunk (every dim cut to its first k elements,
+// tier), and when none of those with elements reaches pr, the smallest with elements at pr. An op
+// with no sample with elements within the limit (size-0 samples check shapes, not derivatives) is
+// not skipped: its smallest sample with elements, shrunk (every dim cut to its first k elements,
 // kept when the op still runs with results of the same count, dtypes and ranks), or else that
-// smallest sample as it is ("-smallest-sample"), with the id and `provenance` saying so.
+// sample as it is ("-smallest-sample"), is added at pr, with the id and `provenance` saying so.
 std::vector<AdCheckSample> higher_order_samples(const AdOpSamples& op_samples);
 
 // The sample's op as a one-step program over x0.. with results r0..; the case's outputs are the

@@ -14,12 +14,13 @@ namespace funcspec::conformance::ad {
 // Derivatives are sums of products whose rounding follows their largest terms, so the absolute
 // part of the bound, atol, scales with the tensor's largest element (at least 1). That bound is
 // blind to small derivatives: tanh'(20) ~ 1.7e-17 computed as 0 would pass within 1e-10. So where
-// the derivatives are small -- the sample sits at a special point, or an element is nonzero and
-// below `relative_below` times the largest (saturation, underflow) -- atol scales with the
+// the derivatives are small -- the sample sits at a special point of the op, or every element of
+// the tensor is below `tiny_below` (a saturated or underflowing region) -- atol scales with the
 // smallest nonzero element instead (never up), which makes the bound relative there, and `ulps`
-// admits the rounding of values that are subnormal in `dtype`. Away from a special point, values
-// below `oracle_zero_below` times the largest count as the oracle's noise around a zero. A wrong tiny derivative (0 for
-// 4e-18) then fails, while one computed with honest relative rounding passes.
+// admits the rounding of values that are subnormal in `dtype`. A wrong tiny derivative (0 for
+// 4e-18) then fails, while one computed with honest relative rounding passes. Away from a special
+// point, values below `oracle_zero_below` times the largest count as the oracle's noise around a
+// zero.
 Tolerance derivative_tolerance(const std::string& check, const std::string& op, DType dtype, const Tensor& expected,
                                bool special_point);
 

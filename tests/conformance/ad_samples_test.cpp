@@ -64,5 +64,18 @@ TEST(HigherOrderSamples, AnOpThatDoesNotShrinkRunsItsSmallestSampleAndSaysSo) {
   EXPECT_FALSE(chosen[0].provenance.empty());
 }
 
+TEST(HigherOrderSamples, AnEmptySampleDoesNotStandInForAnOpsDerivatives) {
+  AdOpSamples op = one_sample("sin", {of_shape({4, 5})}, {}, "4x5");
+  AdOpSamples empty = one_sample("sin", {of_shape({0, 3})}, {}, "0x3");
+  empty.samples[0].index = 1;
+  empty.samples[0].suffix = "1-0x3";
+  op.samples.push_back(empty.samples[0]);
+  const std::vector<AdCheckSample> chosen = higher_order_samples(op);
+  ASSERT_EQ(chosen.size(), 2u);
+  EXPECT_EQ(chosen[0].suffix, "1-0x3");
+  EXPECT_EQ(chosen[1].suffix, "0-4x5-shrunk3");
+  EXPECT_EQ(chosen[1].tier, Tier::Pr);
+}
+
 }  // namespace
 }  // namespace funcspec::conformance::ad
