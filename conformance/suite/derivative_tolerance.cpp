@@ -51,22 +51,18 @@ DerivativeTolerance lookup_tolerance(const std::string& check, const std::string
 // Where the table makes a derivative's bound relative (derivative_tolerance.h).
 struct SmallValues {
   double tiny_below = 0;
-  // Below this times the largest element, an oracle value is taken for the 50-digit dtype's
-  // cancellation noise around an exact zero, not a small derivative (except at a special point,
-  // where small values are what the sample is for).
+  // Below this times the tensor's scale, an oracle value is taken for noise around an exact zero
+  // (50 digits; finite differences with steps of 1e-20 leave about 1e-30, and their truncation
+  // 1e-40 where an op is flat to second order), not a small derivative.
   double oracle_zero_below = 0;
-  std::int64_t ulps = 0;
 };
 
-SmallValues small_values(DType dtype) {
+SmallValues small_values() {
   const ToleranceJson& table = tolerance_table();
-  const std::string d(dtype_name(dtype));
   const ToleranceJson* small = table.contains("small_values") ? &table["small_values"] : nullptr;
-  if (small == nullptr || !small->contains("tiny_below") || !small->contains("oracle_zero_below") ||
-      !small->contains(d) || !(*small)[d].contains("ulps"))
-    throw std::runtime_error(fmt::format("the AD tolerance table has no usable small_values entry for {}", d));
-  return {(*small)["tiny_below"].get<double>(), (*small)["oracle_zero_below"].get<double>(),
-          (*small)[d]["ulps"].get<std::int64_t>()};
+  if (small == nullptr || !small->contains("tiny_below") || !small->contains("oracle_zero_below"))
+    throw std::runtime_error("the AD tolerance table has no usable small_values entry");
+  return {(*small)["tiny_below"].get<double>(), (*small)["oracle_zero_below"].get<double>()};
 }
 
 }  // namespace
@@ -74,7 +70,7 @@ SmallValues small_values(DType dtype) {
 Tolerance derivative_tolerance(const std::string& check, const std::string& op, DType dtype, const Tensor& expected,
                                bool special_point) {
   const DerivativeTolerance t = lookup_tolerance(check, op, dtype);
-  const SmallValues small = small_values(dtype);
+  const SmallValues small = small_values();
   const std::vector<double> values = ops::to_dtype(ops::contiguous(expected), DType::Float64).to_vector<double>();
   double largest = 0;
   for (double v : values) {
@@ -83,7 +79,7 @@ Tolerance derivative_tolerance(const std::string& check, const std::string& op, 
   const double scale = std::max(1.0, largest);
   double smallest_nonzero = std::numeric_limits<double>::infinity();
   for (double v : values) {
-    if (std::isfinite(v) && v != 0 && (special_point || std::abs(v) >= small.oracle_zero_below * scale))
+    if (std::isfinite(v) && std::abs(v) >= small.oracle_zero_below * scale)
       smallest_nonzero = std::min(smallest_nonzero, std::abs(v));
   }
   // A tensor of tiny derivatives alone (a saturated region) is small everywhere. One that mixes tiny
@@ -93,7 +89,7 @@ Tolerance derivative_tolerance(const std::string& check, const std::string& op, 
   const bool tiny_everywhere = largest < small.tiny_below && smallest_nonzero < small.tiny_below;
   const bool small_derivatives = special_point || tiny_everywhere;
   if (!small_derivatives) return {t.atol * scale, t.rtol, 0};
-  return {t.atol * std::min(1.0, smallest_nonzero), t.rtol, small.ulps};
+  return {t.atol * std::min(1.0, smallest_nonzero), t.rtol, 0};
 }
 
 }  // namespace funcspec::conformance::ad

@@ -16,11 +16,10 @@ namespace funcspec::conformance::ad {
 // blind to small derivatives: tanh'(20) ~ 1.7e-17 computed as 0 would pass within 1e-10. So where
 // the derivatives are small -- the sample sits at a special point of the op, or every element of
 // the tensor is below `tiny_below` (a saturated or underflowing region) -- atol scales with the
-// smallest nonzero element instead (never up), which makes the bound relative there, and `ulps`
-// admits the rounding of values that are subnormal in `dtype`. A wrong tiny derivative (0 for
-// 4e-18) then fails, while one computed with honest relative rounding passes. Away from a special
-// point, values below `oracle_zero_below` times the largest count as the oracle's noise around a
-// zero.
+// smallest nonzero element instead (never up), which makes the bound relative there. A wrong tiny
+// derivative (0 for 4e-18) then fails, while one computed with honest relative rounding passes.
+// Values below `oracle_zero_below` times max(1, the largest) count as the oracle's noise around a
+// zero: a derivative that small is not told from zero.
 Tolerance derivative_tolerance(const std::string& check, const std::string& op, DType dtype, const Tensor& expected,
                                bool special_point);
 
