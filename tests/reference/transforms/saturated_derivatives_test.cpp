@@ -52,8 +52,9 @@ TEST(SaturatedDerivatives, Expm1InItsNegativeTailIsExp) {
   expect_relatively_near(forward, 4.248354255291589e-18, 1e-14);
 }
 
-TEST(SaturatedDerivatives, TheSecondDerivativeOfTanhIsSmoothAtZero) {
-  // tanh'' = -2 tanh sech^2: 0 at 0, and the |x| inside the rule must not make a kink there.
+TEST(SaturatedDerivatives, TheSecondDerivativeOfTanhIsAccurateNearZero) {
+  // tanh'' = -2 tanh sech^2 ~ -2x near 0: the rule's own derivative must neither cancel there nor
+  // make a kink of the |x| it holds.
   const auto second = [](double x) {
     const PyFunction first = grad(lift([](const Tensor& t) { return ops::tanh(t); }));
     const PyFunction second_order = grad([first](const std::vector<PyTree>& args) { return first(args); });
@@ -62,6 +63,7 @@ TEST(SaturatedDerivatives, TheSecondDerivativeOfTanhIsSmoothAtZero) {
         .at(0);
   };
   EXPECT_EQ(second(0.0), 0.0);
+  expect_relatively_near(second(1e-20), -2e-20, 1e-14);  // the exponential form would give 0 here
   expect_relatively_near(second(0.5), -2 * std::tanh(0.5) / std::pow(std::cosh(0.5), 2), 1e-14);
   expect_relatively_near(second(-0.5), 2 * std::tanh(0.5) / std::pow(std::cosh(0.5), 2), 1e-14);
 }
