@@ -59,6 +59,7 @@ void add_promotion_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_vmap_oracle_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_vmap_random_tests(const SuiteOptions& options, ConformanceTests& tests);
 void add_ad_check_tests(const SuiteOptions& options, ConformanceTests& tests);
+void add_ad_composition_tests(const SuiteOptions& options, ConformanceTests& tests);
 // The property tests, defined in property_tests/ (NOTE: [property tests]).
 void add_property_tests(const SuiteOptions& options, ConformanceTests& tests);
 

@@ -21,6 +21,7 @@ ConformanceTests collect_tests(const SuiteOptions& options) {
     add_vmap_oracle_tests(options, tests);
     add_vmap_random_tests(options, tests);
     add_ad_check_tests(options, tests);
+    add_ad_composition_tests(options, tests);
     add_property_tests(options, tests);
   }
 
