@@ -93,12 +93,18 @@ std::string failure_kind(const PropertyCheck& check) {
   const std::string& m = check.message;
   if (contains(m, "checking the law raised")) return "the law's check raised";
   if (contains(m, "gave no answer") || contains(m, "got no answer")) return "no answer";
+  // A fault judged as the law's case's answer (conformance/case/judge.cpp names it first).
+  for (std::string_view fault : {"crash", "timeout", "protocol error"}) {
+    if (contains(m, fmt::format(": {}: ", fault))) return std::string(fault);
+  }
   if (contains(m, "but the program returned its results"))
     return "returns values where " + word_after(m, "expected the error ") + " is expected";
   if (contains(m, "expected the error "))
     return "raises " + word_after(m, "but got ") + " where " + word_after(m, "expected the error ") + " is expected";
   if (contains(m, "where values were expected")) return "raises " + word_after(m, "the program raised ");
   if (contains(m, "the backend raised ")) return "raises " + word_after(m, "the backend raised ");
+  if (contains(m, "but the backend raises ")) return "raises " + word_after(m, "but the backend raises ");
+  if (contains(m, "but the backend fails")) return "no answer";
   if (contains(m, "' has dtype ")) return "wrong dtype";
   if (contains(m, "' has shape ")) return "wrong shape";
   if (contains(m, "' is missing")) return "missing result";
@@ -162,8 +168,12 @@ PropertyRun explore_property(const PropertyDef& property, conformance::Backend& 
   std::string shrinking_kind;
   std::optional<PropertyCheck> last_violation;
   std::vector<std::string> last_violation_ops;
+  int shrink_candidates = 0;
 
   auto testable = [&] {
+    // Past the shrinking budget a candidate is not checked: RapidCheck keeps the smallest failure
+    // found so far.
+    if (!shrinking_kind.empty() && ++shrink_candidates > kMostShrinkCandidates) return;
     PropertyContext context{backend, options.evaluate, is_reference};
     clear_drawn_ops();
     PropertyCheck check;
@@ -211,6 +221,7 @@ PropertyRun explore_property(const PropertyDef& property, conformance::Backend& 
     if (run.failures.size() >= kMostDistinctFailures) break;
     shrinking_kind.clear();
     last_violation.reset();
+    shrink_candidates = 0;
     rc::detail::TestParams params;
     // Round 0 draws what a run before distinct failures drew; later rounds their own programs.
     params.seed = seed + round * 0x9e3779b97f4a7c15ULL;
@@ -232,6 +243,8 @@ PropertyRun explore_property(const PropertyDef& property, conformance::Backend& 
       run.programs += failure.numSuccess + 1;
       found.kind = shrinking_kind.empty() ? "wrong values" : shrinking_kind;
       found.ops = last_violation_ops;
+      found.shrink_candidates = std::min(shrink_candidates, kMostShrinkCandidates);
+      found.shrinking_cut = shrink_candidates > kMostShrinkCandidates;
       // RapidCheck's description repeats the failing macro; what matters is the law's message and
       // the log of the shrunk program and stack (RC_LOG).
       found.message = last_violation ? last_violation->message : failure.description;
@@ -277,8 +290,9 @@ PropertyRun explore_property(const PropertyDef& property, conformance::Backend& 
                                  run.failures.size() == 1 ? "" : "s", counts, kMostDistinctFailures);
     for (std::size_t k = 0; k < run.failures.size(); ++k) {
       const DistinctFailure& f = run.failures[k];
-      record.reason += fmt::format("\n[{}] {}: {}{}", k + 1, describe_failure(f), f.message,
-                                   f.replay_case.empty() ? "" : "\n    replay: " + f.replay_case);
+      record.reason += fmt::format("\n[{}] {} (shrunk over {} programs{}): {}{}", k + 1, describe_failure(f),
+                                   f.shrink_candidates, f.shrinking_cut ? ", where the shrinking budget ended it" : "",
+                                   f.message, f.replay_case.empty() ? "" : "\n    replay: " + f.replay_case);
       if (k > 0) record.reason += "\n    shrunk counterexample:\n" + f.shrunk;
     }
     for (const std::string& problem : write_problems) record.reason += "\n" + problem;

@@ -27,6 +27,11 @@ struct PropertyRunOptions {
 // several bugs, few enough that a backend wrong everywhere ends its run quickly.
 inline constexpr std::size_t kMostDistinctFailures = 10;
 
+// The most programs a law checks while it shrinks one failure: shrinking a failure through an
+// external backend costs a call per candidate, and a counterexample a few steps from minimal
+// replays as well as a minimal one.
+inline constexpr int kMostShrinkCandidates = 150;
+
 // One distinct failure of a law (NOTE: [distinct failures]): its kind ("wrong values", "raises
 // internal", ...), the ops of its shrunk program, the law's message on that program, RapidCheck's
 // log of it (program and stack), and the replayable case written for it.
@@ -35,8 +40,10 @@ struct DistinctFailure {
   std::vector<std::string> ops;
   std::string message;
   std::string shrunk;
-  std::string replay_case;  // "" when the law states no case (a backend that gave no answer)
-  int programs_before = 0;  // programs checked before the one that found it, over the whole run
+  std::string replay_case;     // "" when the law states no case (a backend that gave no answer)
+  int programs_before = 0;     // programs checked before the one that found it, over the whole run
+  int shrink_candidates = 0;   // programs checked while shrinking it
+  bool shrinking_cut = false;  // kMostShrinkCandidates ended the shrinking
 };
 
 // What a law's exploration found, and the conformance record that reports it.
