@@ -115,6 +115,11 @@ std::string failure_kind(const PropertyCheck& check) {
 
 namespace {
 
+int shrink_budget(const std::string& kind) {
+  const bool fault = kind == "crash" || kind == "timeout" || kind == "protocol error" || kind == "no answer";
+  return fault ? kMostShrinkCandidatesOfAFault : kMostShrinkCandidates;
+}
+
 bool covers(const std::vector<std::string>& ops, const std::vector<std::string>& of_failure) {
   return std::includes(ops.begin(), ops.end(), of_failure.begin(), of_failure.end());
 }
@@ -173,7 +178,7 @@ PropertyRun explore_property(const PropertyDef& property, conformance::Backend& 
   auto testable = [&] {
     // Past the shrinking budget a candidate is not checked: RapidCheck keeps the smallest failure
     // found so far.
-    if (!shrinking_kind.empty() && ++shrink_candidates > kMostShrinkCandidates) return;
+    if (!shrinking_kind.empty() && ++shrink_candidates > shrink_budget(shrinking_kind)) return;
     PropertyContext context{backend, options.evaluate, is_reference};
     clear_drawn_ops();
     PropertyCheck check;
@@ -243,8 +248,8 @@ PropertyRun explore_property(const PropertyDef& property, conformance::Backend& 
       run.programs += failure.numSuccess + 1;
       found.kind = shrinking_kind.empty() ? "wrong values" : shrinking_kind;
       found.ops = last_violation_ops;
-      found.shrink_candidates = std::min(shrink_candidates, kMostShrinkCandidates);
-      found.shrinking_cut = shrink_candidates > kMostShrinkCandidates;
+      found.shrink_candidates = std::min(shrink_candidates, shrink_budget(found.kind));
+      found.shrinking_cut = shrink_candidates > shrink_budget(found.kind);
       // RapidCheck's description repeats the failing macro; what matters is the law's message and
       // the log of the shrunk program and stack (RC_LOG).
       found.message = last_violation ? last_violation->message : failure.description;

@@ -31,6 +31,9 @@ inline constexpr std::size_t kMostDistinctFailures = 10;
 // external backend costs a call per candidate, and a counterexample a few steps from minimal
 // replays as well as a minimal one.
 inline constexpr int kMostShrinkCandidates = 150;
+// A crash, a timeout or a protocol break costs a restart of an external backend per candidate, and
+// the program that first showed it already replays it: such a failure shrinks over fewer.
+inline constexpr int kMostShrinkCandidatesOfAFault = 20;
 
 // One distinct failure of a law (NOTE: [distinct failures]): its kind ("wrong values", "raises
 // internal", ...), the ops of its shrunk program, the law's message on that program, RapidCheck's
