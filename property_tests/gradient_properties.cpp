@@ -301,7 +301,9 @@ PropertyCheck vjp_transposes_jvp(PropertyContext& context, const ProgramOptions&
   const Answer reverse = ask(context, vjp_case);
   for (const Answer* a : {&forward, &reverse}) {
     if (a->unsupported) return PropertyCheck::unsupported(*a->unsupported);
-    if (!a->fault.empty()) return PropertyCheck::violated("the backend gave no answer: " + a->fault, std::nullopt);
+    if (!a->fault.empty())
+      return PropertyCheck::violated("the backend gave no answer: " + a->fault,
+                                     expecting_reference_answer(a == &forward ? jvp_case : vjp_case, kTranspose));
     if (a->error)
       return PropertyCheck::violated(
           fmt::format("the backend raised {} on a program the reference runs", error_kind_name(*a->error)),
@@ -353,7 +355,9 @@ PropertyCheck equals_backend_answer(PropertyContext& context, const Case& c, con
                                     std::string_view property, const std::string& what) {
   const Answer truth = ask(context, truth_case);
   if (truth.unsupported) return PropertyCheck::unsupported(*truth.unsupported);
-  if (!truth.fault.empty()) return PropertyCheck::violated("the backend gave no answer: " + truth.fault, std::nullopt);
+  if (!truth.fault.empty())
+    return PropertyCheck::violated("the backend gave no answer: " + truth.fault,
+                                   expecting_reference_answer(truth_case, property));
   if (truth.error) return judge_law(context, expecting_error(c, *truth.error), what);
   NamedResults renamed = *truth.outputs;
   const std::vector<std::string> names = conformance::result_names(c);
