@@ -66,6 +66,13 @@ Case expecting_error(Case c, ErrorKind kind) {
   return c;
 }
 
+std::optional<Case> expecting_reference_answer(const Case& c, std::string_view property) {
+  const conformance::ProgramResult answer = conformance::run_on_reference(c);
+  if (answer.unsupported || !answer.broken.empty() || answer.fault != conformance::Fault::None) return std::nullopt;
+  if (answer.error) return expecting_error(c, *answer.error);
+  return expecting_values(c, property, answer.outputs);
+}
+
 PropertyCheck judge_law(const PropertyContext& context, Case expectation, const std::string& what) {
   const conformance::Evaluation evaluation = conformance::judge(expectation, context.run(expectation));
   switch (evaluation.verdict) {

@@ -26,6 +26,10 @@ conformance::Tolerance property_tolerance(std::string_view property, const confo
 conformance::Case expecting_values(conformance::Case c, std::string_view property, const NamedResults& truth);
 // `c` with the expectation that it raises `kind`.
 conformance::Case expecting_error(conformance::Case c, ErrorKind kind);
+// `c` expecting what the reference answers (its values within the property's tolerance, or its
+// error): the replayable case of a backend that gave no answer to `c` (crashed, hung, broke the
+// protocol). Nothing when the reference cannot answer it either.
+std::optional<conformance::Case> expecting_reference_answer(const conformance::Case& c, std::string_view property);
 
 // Runs `expectation` (a case with the law's truth as its expectation) on the backend and judges:
 // holds, violated (the case is the counterexample), or unsupported when the backend cannot run it.

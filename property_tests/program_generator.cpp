@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -24,6 +25,13 @@ namespace {
 
 constexpr unsigned kLayoutCount = 4;
 
+// The ops no generated program calls, each for a semantic reason, never for its size or family
+// (property_tests/admitted_ops_test.cpp holds every other op with samples to being drawn, under the
+// vmap laws' and the gradient laws' options both): a random op's examples cannot be compared with
+// a loop of independent draws (the PROP-RANDOM laws own them); an in-place variant raises or writes
+// through its target depending on which argument is batched, what the PROP-INPLACE and PROP-FUNC
+// laws state; vmap refuses an out= variant, an op of value-dependent shape and a scalar extraction
+// outright (VMAP-3.2 to 3.4), and a custom function has no samples of its own.
 bool always_excluded(const OpDef& op) {
   switch (op.kind) {
     case OpKind::Primitive:
@@ -289,11 +297,28 @@ std::optional<GeneratedProgram> build_program(const ProgramPlan& plan, const Pro
   return out;
 }
 
+namespace {
+
+std::vector<std::string>& ops_drawn_on_this_thread() {
+  thread_local std::vector<std::string> ops;
+  return ops;
+}
+
+}  // namespace
+
+void clear_drawn_ops() { ops_drawn_on_this_thread().clear(); }
+
+const std::vector<std::string>& drawn_ops() { return ops_drawn_on_this_thread(); }
+
 GeneratedProgram draw_program(const ProgramOptions& options) {
   const ProgramPlan plan = *gen_program_plan(options);
   std::optional<GeneratedProgram> program = build_program(plan, options);
   RC_PRE(program.has_value());
   RC_LOG() << program->describe() << "\n";
+  std::vector<std::string>& ops = ops_drawn_on_this_thread();
+  for (const OpCall& step : program->program.program) ops.push_back(step.op);
+  std::sort(ops.begin(), ops.end());
+  ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
   return std::move(*program);
 }
 

@@ -91,6 +91,11 @@ std::optional<GeneratedProgram> build_program(const ProgramPlan& plan, const Pro
 // for the counterexample report.
 GeneratedProgram draw_program(const ProgramOptions& options);
 
+// The ops the programs drawn by draw_program on this thread call, since the last clear, sorted and
+// without repeats: what the runner groups a law's failures by (NOTE: [distinct failures]).
+void clear_drawn_ops();
+const std::vector<std::string>& drawn_ops();
+
 // The inputs of draw `draw` (draw 0 is the program's own): same names, shapes, dtypes and layouts.
 // A sample whose later draw changes shape keeps draw 0's values for that input.
 std::vector<conformance::CaseInput> draw_inputs(const GeneratedProgram& program, int draw);

@@ -163,6 +163,19 @@ class StackBuilder {
       }
       kind = StackTransform::Vjp;  // NOTE: [generated transform stacks]
     }
+    if (kind == StackTransform::Hessian) {
+      const conformance::TensorData& first = values.outputs.front().second;
+      std::int64_t in_elements = 0;
+      for (std::int64_t p : floating_positions)
+        in_elements += spec_of(inner.inputs[static_cast<std::size_t>(p)]).data.numel();
+      if (values.outputs.size() == 1 && first.shape.empty() && is_floating(first.dtype)) {
+        if (in_elements * in_elements > kMaxResultElements) return std::nullopt;
+        conformance::HessianTransform hessian;
+        hessian.argnums = argnums;
+        return hessian;
+      }
+      kind = StackTransform::Jacfwd;  // NOTE: [generated transform stacks]
+    }
     switch (kind) {
       case StackTransform::Vjp: {
         if (!all_floating) return std::nullopt;
@@ -233,6 +246,7 @@ std::string_view stack_transform_name(StackTransform transform) {
     case StackTransform::Jacrev: return "jacrev";
     case StackTransform::Jacfwd: return "jacfwd";
     case StackTransform::Linearize: return "linearize";
+    case StackTransform::Hessian: return "hessian";
   }
   return "?";
 }
@@ -280,6 +294,8 @@ std::string describe_transforms(const Case& c) {
           } else if constexpr (std::is_same_v<T, conformance::JacobianTransform>) {
             return fmt::format("{}({} inputs{})", x.forward ? "jacfwd" : "jacrev", x.argnums.selectors.size(),
                                x.chunk_size ? fmt::format(", chunk_size={}", *x.chunk_size) : std::string());
+          } else if constexpr (std::is_same_v<T, conformance::HessianTransform>) {
+            return fmt::format("hessian({} inputs)", x.argnums.selectors.size());
           } else if constexpr (std::is_same_v<T, conformance::FunctionalCallTransform>) {
             return fmt::format("functional_call(parameters=[{}], buffers=[{}]{})", fmt::join(x.parameters, ", "),
                                fmt::join(x.buffers, ", "), x.strict ? ", strict" : "");

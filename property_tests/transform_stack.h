@@ -1,11 +1,12 @@
 #pragma once
 // NOTE: [generated transform stacks]
 // A generated program runs under a random stack of transforms, outermost first, up to depth 3:
-// vmap, grad, vjp, jvp, jacrev, jacfwd and linearize in any order. What a transform needs from the
+// vmap, grad, vjp, jvp, jacrev, jacfwd, linearize and hessian in any order. What a transform needs from the
 // function it wraps (a tangent per floating input, a cotangent per result, a rank-0 result for
 // grad) depends on the transforms inside it, so the stack is completed from the inside out, asking
 // the reference for the shapes each inner function produces. A grad over a function whose first
-// result is not rank 0 becomes a vjp (the same law, one level more general), so few plans are wasted.
+// result is not rank 0 becomes a vjp (the same law, one level more general), and a hessian over a
+// function that does not return one rank-0 result a jacfwd, so few plans are wasted.
 //
 // Inputs are those of the outermost function: each vmap in the stack adds a batch dim to the inputs
 // it maps, whose examples are further draws of the program (NOTE: [generated programs]).
@@ -21,11 +22,11 @@
 
 namespace funcspec::properties {
 
-enum class StackTransform { Vmap, Grad, Vjp, Jvp, Jacrev, Jacfwd, Linearize };
+enum class StackTransform { Vmap, Grad, Vjp, Jvp, Jacrev, Jacfwd, Linearize, Hessian };
 std::string_view stack_transform_name(StackTransform transform);
 inline constexpr StackTransform kAllStackTransforms[] = {
-    StackTransform::Vmap,   StackTransform::Grad,   StackTransform::Vjp,      StackTransform::Jvp,
-    StackTransform::Jacrev, StackTransform::Jacfwd, StackTransform::Linearize};
+    StackTransform::Vmap,   StackTransform::Grad,   StackTransform::Vjp,       StackTransform::Jvp,
+    StackTransform::Jacrev, StackTransform::Jacfwd, StackTransform::Linearize, StackTransform::Hessian};
 
 // One level of a stack: which transform and the small integers its options are drawn from.
 struct StackLevelPlan {
