@@ -52,6 +52,23 @@ TEST(SaturatedDerivatives, Expm1InItsNegativeTailIsExp) {
   expect_relatively_near(forward, 4.248354255291589e-18, 1e-14);
 }
 
+TEST(SaturatedDerivatives, GeluInItsNegativeTailKeepsPhi) {
+  // gelu'(x) = Phi(x) + x phi(x); at -10, Phi = 7.6e-24 is 1% of the sum, and (1 + erf(x/sqrt 2)) / 2
+  // rounds it to 0.
+  const auto [reverse, forward] = slopes([](const Tensor& t) { return ops::gelu(t); }, -10.0, DType::Float64);
+  expect_relatively_near(reverse, -7.618400096464815e-22, 1e-13);
+  expect_relatively_near(forward, -7.618400096464815e-22, 1e-13);
+  // Across the switch at -1 the two forms of Phi agree.
+  const auto [below, below_forward] =
+      slopes([](const Tensor& t) { return ops::gelu(t); }, -1.0 - 1e-12, DType::Float64);
+  const auto [above, above_forward] =
+      slopes([](const Tensor& t) { return ops::gelu(t); }, -1.0 + 1e-12, DType::Float64);
+  expect_relatively_near(below, -0.0833154705876863, 1e-11);  // Phi(-1) - phi(-1)
+  expect_relatively_near(above, -0.0833154705876863, 1e-11);
+  EXPECT_EQ(below, below_forward);
+  EXPECT_EQ(above, above_forward);
+}
+
 TEST(SaturatedDerivatives, TheSecondDerivativeOfTanhIsAccurateNearZero) {
   // tanh'' = -2 tanh sech^2 ~ -2x near 0: the rule's own derivative must neither cancel there nor
   // make a kink of the |x| it holds.
