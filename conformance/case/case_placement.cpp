@@ -1,18 +1,37 @@
 #include "conformance/case/case_placement.h"
 
+#include <variant>
+#include <vector>
+
 #include "conformance/case/case_tensors.h"
 #include "reference/ops/registry.h"
 
 namespace funcspec::conformance {
 
-Case placed_on_cuda(const Case& c) {
-  Case placed = c;
-  placed.device = Device::Cuda;
-  for (OpCall& call : placed.program) {
+namespace {
+
+// Creation ops of `steps` create on the GPU, unless a step asks for meta.
+void place_creations_on_cuda(std::vector<OpCall>& steps) {
+  for (OpCall& call : steps) {
     const OpDef* op = OpRegistry::instance().find(call.op);
     if (op == nullptr || op->schema.find_arg("device") == nullptr) continue;
     if (call.attrs.has("device") && call.attrs.get_string("device") == device_name(Device::Meta)) continue;
     call.attrs.set("device", std::string(device_name(Device::Cuda)));
+  }
+}
+
+}  // namespace
+
+Case placed_on_cuda(const Case& c) {
+  Case placed = c;
+  placed.device = Device::Cuda;
+  // Every step the case runs is placed: f's program, the steps before vjp_fn or jvp_fn is called,
+  // and the caller's steps after the call (case format 1.1).
+  place_creations_on_cuda(placed.program);
+  place_creations_on_cuda(placed.after);
+  for (Transform& transform : placed.transforms) {
+    if (auto* vjp = std::get_if<VjpTransform>(&transform)) place_creations_on_cuda(vjp->before_call);
+    if (auto* jvp = std::get_if<JvpTransform>(&transform)) place_creations_on_cuda(jvp->before_call);
   }
   return placed;
 }
