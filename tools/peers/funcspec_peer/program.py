@@ -20,6 +20,15 @@ def failing_step(error: BaseException) -> Optional[Step]:
     return getattr(error, "funcspec_step", None)
 
 
+def tag_failing_step(e: BaseException, step: Step) -> None:
+    """Marks `step` as where `e` was raised, unless an inner step already claimed it."""
+    if failing_step(e) is None:
+        try:
+            e.funcspec_step = step  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
+
+
 def run_steps(steps: list[Step], env: dict[str, Any], call_step: StepCall) -> None:
     """Runs steps outside the transformed function (format 1.1's `after` and `before_call`) on
     `env`, adding what they define."""
@@ -28,11 +37,7 @@ def run_steps(steps: list[Step], env: dict[str, Any], call_step: StepCall) -> No
         try:
             result = call_step(step, [args] if step.op in VARIADIC_OPS else args)
         except Exception as e:
-            if failing_step(e) is None:
-                try:
-                    e.funcspec_step = step  # type: ignore[attr-defined]
-                except AttributeError:
-                    pass
+            tag_failing_step(e, step)
             raise
         outs = list(result) if isinstance(result, (list, tuple)) else [result]
         env.update(zip(step.outs, outs))
@@ -64,11 +69,7 @@ def program(case: Case, call_step: StepCall, as_result: Callable[[Any], Any],
             except (SpecError, Unsupported, Failed):
                 raise
             except Exception as e:
-                if failing_step(e) is None:
-                    try:
-                        e.funcspec_step = step  # type: ignore[attr-defined]
-                    except AttributeError:
-                        pass
+                tag_failing_step(e, step)
                 raise
             outs = list(result) if isinstance(result, (list, tuple)) else [result]
             if len(outs) != len(step.outs):
