@@ -341,6 +341,13 @@ OpFunction at_example(const OpFunction& oracle, const ScaledBatch& b, std::int64
   return g;
 }
 
+// Blocks [i][j] in the order the case names its results: i outer, j inner.
+TensorList in_result_order(const std::vector<std::vector<Tensor>>& blocks) {
+  TensorList flat;
+  for (const std::vector<Tensor>& row : blocks) flat.insert(flat.end(), row.begin(), row.end());
+  return flat;
+}
+
 Case vmap_jacrev_case(const AdCheckSample& cs, const std::string& id) {
   const AdSample& s = cs.s;
   const OpFunction oracle = in_oracle(cs.f);
@@ -351,10 +358,7 @@ Case vmap_jacrev_case(const AdCheckSample& cs, const std::string& id) {
   jac.argnums = floating_argnums(s);
   c.transforms = {b.vmap, jac};
   const oracles::LoopAndStack loop = oracles::loop_and_stack(b.levels, [&](std::int64_t e) {
-    TensorList flat;
-    for (const std::vector<Tensor>& row : oracle_jacobian(at_example(oracle, b, e), /*forward=*/true))
-      flat.insert(flat.end(), row.begin(), row.end());
-    return flat;
+    return in_result_order(oracle_jacobian(at_example(oracle, b, e), /*forward=*/true));
   });
   if (loop.error) throw *loop.error;
   const std::vector<std::string> names = result_names(c);
@@ -374,11 +378,7 @@ Case vmap_hessian_case(const AdCheckSample& cs, const std::string& id) {
   c.transforms = {b.vmap, HessianTransform{floating_argnums(s)}};
   const TensorList oracle_weights = oracle_weights_of(weights);
   const oracles::LoopAndStack loop = oracles::loop_and_stack(b.levels, [&](std::int64_t e) {
-    TensorList flat;
-    for (const std::vector<Tensor>& row :
-         oracle_second_derivative(at_example(oracle, b, e), oracle_weights, /*forward=*/true))
-      flat.insert(flat.end(), row.begin(), row.end());
-    return flat;
+    return in_result_order(oracle_second_derivative(at_example(oracle, b, e), oracle_weights, /*forward=*/true));
   });
   if (loop.error) throw *loop.error;
   const std::vector<std::string> names = result_names(c);
