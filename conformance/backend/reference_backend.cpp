@@ -22,7 +22,8 @@ Capabilities reference_capabilities(Device compute_device) {
   capabilities.transforms = reference_transforms();
   capabilities.dtypes = {DType::Bool, DType::Int64, DType::Float32, DType::Float64};
   capabilities.devices = {std::string(device_name(Device::Cpu)), std::string(device_name(Device::Meta))};
-  capabilities.features = {"aliased_inputs", "before_call", "call_modes", "stored_values"};
+  capabilities.features = {"aliased_inputs", "autograd_api",      "before_call",
+                           "call_modes",     "grad_mode_regions", "stored_values"};
   if (compute_device == Device::Cuda) capabilities.devices.insert(std::string(device_name(Device::Cuda)));
   return capabilities;
 }

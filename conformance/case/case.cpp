@@ -353,9 +353,11 @@ std::vector<std::string> result_names(const Case& c) {
   return names;
 }
 
+bool OpCall::is_autograd_call() const { return op == kAutogradGrad || op == kAutogradBackward; }
+
 bool operator==(const OpCall& a, const OpCall& b) {
   return a.outs == b.outs && a.op == b.op && a.args == b.args && a.attrs.values() == b.attrs.values() &&
-         a.no_grad == b.no_grad && a.stored_as == b.stored_as;
+         a.no_grad == b.no_grad && a.grad_modes == b.grad_modes && a.stored_as == b.stored_as;
 }
 
 std::string_view call_mode_name(CallMode mode) {
@@ -392,6 +394,12 @@ std::vector<std::string_view> case_features(const Case& c) {
     return false;
   });
   if (before_call) features.emplace_back("before_call");
+  const bool regions =
+      std::any_of(c.program.begin(), c.program.end(), [](const OpCall& step) { return !step.grad_modes.empty(); });
+  if (regions) features.emplace_back("grad_mode_regions");
+  const bool autograd =
+      std::any_of(c.program.begin(), c.program.end(), [](const OpCall& step) { return step.is_autograd_call(); });
+  if (autograd) features.emplace_back("autograd_api");
   return features;
 }
 

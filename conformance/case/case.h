@@ -116,6 +116,12 @@ struct CaseInput {
   bool operator==(const CaseInput& other) const = default;
 };
 
+// A grad mode a call or a region of the program runs in (NOTE: [no_grad] in
+// reference/transforms/grad_mode.h).
+enum class CallMode { Plain, NoGrad, EnableGrad, InferenceMode };
+std::string_view call_mode_name(CallMode mode);
+std::optional<CallMode> parse_call_mode(std::string_view name);
+
 // One SSA step: `outs = op(args..., **attrs)`. An absent optional tensor input is std::nullopt.
 struct OpCall {
   std::vector<std::string> outs;
@@ -124,10 +130,21 @@ struct OpCall {
   Attrs attrs;
   // Runs inside a no_grad region (NOTE: [no_grad] in reference/transforms/grad_mode.h).
   bool no_grad = false;
+  // Format 1.1: runs inside these nested grad-mode regions of f, outermost first (`with no_grad():
+  // with enable_grad(): ...`); never Plain. The innermost decides (SPEC AD-5.5).
+  std::vector<CallMode> grad_modes{};
   // Format 1.1: the (single) result is also stored in a variable outside the function under this
   // name, as the seeds' `global intermediate`; the case's `after` steps can read it.
   std::string stored_as{};
+  // Format 1.1 (feature autograd_api): a call of the global autograd API rather than of an op,
+  // `op` being one of kAutogradCalls; its args are names (the differentiated output, then the
+  // inputs for autograd.grad) and it has no attrs.
+  bool is_autograd_call() const;
 };
+// The global autograd API a case can call inside f (docs/SPEC.md, AD-5.6): torch.autograd.grad(y,
+// [x...]) with one result per input, and y.backward() with none.
+inline constexpr std::string_view kAutogradGrad = "autograd.grad";
+inline constexpr std::string_view kAutogradBackward = "autograd.backward";
 // Attrs has no equality of its own; two calls are equal when their attribute values are.
 bool operator==(const OpCall& a, const OpCall& b);
 
@@ -222,9 +239,6 @@ std::string_view transform_name(const Transform& transform);
 
 // Format 1.1: the grad mode a transformed function is called under (`with torch.no_grad():` around
 // the call), per transform of the stack.
-enum class CallMode { Plain, NoGrad, EnableGrad, InferenceMode };
-std::string_view call_mode_name(CallMode mode);
-std::optional<CallMode> parse_call_mode(std::string_view name);
 
 enum class Tier { Smoke, Pr, Nightly, Exhaustive };
 std::string_view tier_name(Tier tier);
@@ -285,8 +299,9 @@ struct Case {
 // NOTE: [case features]
 // The fields of format 1.1, each a feature a backend states in its hello (docs/protocol.md,
 // `capabilities.features`): "aliased_inputs" (CaseInput::alias_of), "stored_values"
-// (OpCall::stored_as and the `after` steps), "call_modes" (Case::call_modes) and "before_call"
-// (writes between vjp or linearize and the call of the function they return). A case using one is
+// (OpCall::stored_as and the `after` steps), "call_modes" (Case::call_modes), "before_call"
+// (writes between vjp or linearize and the call of the function they return) and "grad_mode_regions"
+// (OpCall::grad_modes). A case using one is
 // unsupported on a backend that does not state it, so an older backend is never sent a case it
 // would misread.
 std::vector<std::string_view> case_features(const Case& c);

@@ -394,6 +394,57 @@ class CaseReader {
     return input;
   }
 
+  // A call of the global autograd API (format 1.1, feature autograd_api): autograd.grad's args are
+  // the differentiated output and the inputs, with one result per input; autograd.backward's arg is
+  // the output, with no result.
+  OpCall autograd_call_of(const Json& j, const std::string& path, OpCall call, std::set<std::string>& defined) const {
+    require_format_11(path + ".op");
+    if (j.contains("attrs") && !(j["attrs"].is_object() && j["attrs"].empty()))
+      bad(path + ".attrs", fmt::format("{} takes no attributes", call.op));
+    const Json& args = j.contains("args") ? j["args"] : Json::array();
+    const std::vector<std::string> names = string_list_of(args, path + ".args");
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (!defined.count(names[i]))
+        bad(fmt::format("{}.args[{}]", path, i), fmt::format("'{}' is used before it is defined", names[i]));
+      call.args.emplace_back(names[i]);
+    }
+    const bool grad = call.op == kAutogradGrad;
+    if (grad ? names.size() < 2 : names.size() != 1)
+      bad(path + ".args", grad ? "autograd.grad takes the output, then at least one input"
+                               : "autograd.backward takes the output alone");
+    const Json& out = field(j, path, "out");
+    call.outs = out.is_string() ? std::vector<std::string>{out.get<std::string>()} : string_list_of(out, path + ".out");
+    const std::size_t results = grad ? names.size() - 1 : 0;
+    if (call.outs.size() != results)
+      bad(path + ".out",
+          fmt::format("{} returns {} value(s) but {} name(s) are given", call.op, results, call.outs.size()));
+    if (!call.stored_as.empty()) bad(path + ".stored_as", fmt::format("{} has nothing to store", call.op));
+    for (std::size_t i = 0; i < call.outs.size(); ++i) {
+      if (call.outs[i].empty()) bad(fmt::format("{}.out[{}]", path, i), "a name must not be empty");
+      if (!defined.insert(call.outs[i]).second)
+        bad(fmt::format("{}.out[{}]", path, i), fmt::format("'{}' is already defined (names are SSA)", call.outs[i]));
+    }
+    return call;
+  }
+
+  // A step's nested grad-mode regions, outermost first (format 1.1, feature grad_mode_regions).
+  std::vector<CallMode> grad_modes_of(const Json& j, const std::string& path, bool no_grad) const {
+    require_format_11(path);
+    if (no_grad) bad(path, "give the step's regions in grad_modes alone, without no_grad");
+    if (!j.is_array() || j.empty())
+      bad(path, fmt::format("expected a non-empty list of modes, outermost first, but got {}", type_name(j)));
+    std::vector<CallMode> modes;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      const std::string element_path = fmt::format("{}[{}]", path, i);
+      const std::string name = string_of(j[i], element_path);
+      const std::optional<CallMode> mode = parse_call_mode(name);
+      if (!mode || *mode == CallMode::Plain)
+        bad(element_path, fmt::format("unknown region '{}' (expected no_grad, enable_grad or inference_mode)", name));
+      modes.push_back(*mode);
+    }
+    return modes;
+  }
+
   void require_format_11(const std::string& path) const {
     if (!format_11_)
       bad(path, fmt::format("this field belongs to format {}; the case says {}", kCaseFormat11, kCaseFormat));
@@ -426,7 +477,7 @@ class CaseReader {
   }
 
   OpCall call_of(const Json& j, const std::string& path, std::set<std::string>& defined) const {
-    require_object(j, path, {"out", "op", "args", "attrs", "no_grad", "stored_as"});
+    require_object(j, path, {"out", "op", "args", "attrs", "no_grad", "grad_modes", "stored_as"});
     OpCall call;
     if (j.contains("stored_as")) {
       require_format_11(path + ".stored_as");
@@ -438,7 +489,9 @@ class CaseReader {
         bad(path + ".no_grad", fmt::format("expected true or false but got {}", type_name(j["no_grad"])));
       call.no_grad = j["no_grad"].get<bool>();
     }
+    if (j.contains("grad_modes")) call.grad_modes = grad_modes_of(j["grad_modes"], path + ".grad_modes", call.no_grad);
     call.op = string_of(field(j, path, "op"), path + ".op");
+    if (call.is_autograd_call()) return autograd_call_of(j, path, std::move(call), defined);
     const OpDef* op = OpRegistry::instance().find(call.op);
     if (op == nullptr) {
       std::string message = fmt::format("unknown op '{}'", call.op);
@@ -584,7 +637,13 @@ class CaseReader {
     if (!j.is_array()) bad(path, fmt::format("expected a list of op calls but got {}", type_name(j)));
     std::set<std::string> defined = input_names_;
     std::vector<OpCall> steps;
-    for (std::size_t i = 0; i < j.size(); ++i) steps.push_back(call_of(j[i], fmt::format("{}[{}]", path, i), defined));
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      steps.push_back(call_of(j[i], fmt::format("{}[{}]", path, i), defined));
+      if (!steps.back().grad_modes.empty())
+        bad(fmt::format("{}[{}].grad_modes", path, i), "the caller's steps run outside every transform");
+      if (steps.back().is_autograd_call())
+        bad(fmt::format("{}[{}].op", path, i), "the global autograd API is specified inside f only (AD-5.6)");
+    }
     return steps;
   }
 
@@ -728,6 +787,10 @@ class CaseReader {
     for (std::size_t i = 0; i < program.size(); ++i) {
       OpCall step = call_of(program[i], fmt::format("after.program[{}]", i), defined);
       if (!step.stored_as.empty()) bad(fmt::format("after.program[{}].stored_as", i), "the caller stores nothing");
+      if (!step.grad_modes.empty())
+        bad(fmt::format("after.program[{}].grad_modes", i), "the caller's steps run outside every transform");
+      if (step.is_autograd_call())
+        bad(fmt::format("after.program[{}].op", i), "the global autograd API is specified inside f only (AD-5.6)");
       c.after.push_back(std::move(step));
     }
     c.after_outputs = string_list_of(field(j, "after", "outputs"), "after.outputs");
@@ -846,6 +909,11 @@ class CaseReader {
         c.call_modes.clear();
     }
     if (j.contains("after")) after_of(j["after"], c);
+    for (std::size_t i = 0; i < c.program.size(); ++i) {
+      if (c.program[i].is_autograd_call() && c.transforms.empty())
+        bad(fmt::format("program[{}].op", i),
+            "the global autograd API is specified inside a transformed f only (AD-5.6)");
+    }
     c.expect = expectation_of(field(j, "", "expect"), "expect");
 
     std::vector<std::string> results;

@@ -102,6 +102,11 @@ Json step_to_json(const OpCall& call) {
   for (const auto& [name, value] : call.attrs.values()) attrs[name] = attr_to_json(value);
   step["attrs"] = attrs;
   if (call.no_grad) step["no_grad"] = true;
+  if (!call.grad_modes.empty()) {
+    Json modes = Json::array();
+    for (CallMode mode : call.grad_modes) modes.push_back(std::string(call_mode_name(mode)));
+    step["grad_modes"] = modes;
+  }
   if (!call.stored_as.empty()) step["stored_as"] = call.stored_as;
   return step;
 }

@@ -10,6 +10,7 @@
 #include "conformance/case/case_placement.h"
 #include "conformance/case/functional_call_transform.h"
 #include "conformance/case/functionalize_transform.h"
+#include "reference/core/error.h"
 #include "reference/ops/dispatch.h"
 #include "reference/transforms/autodiff.h"
 #include "reference/transforms/grad_mode.h"
@@ -269,12 +270,11 @@ PyFunction apply_transform(PyFunction f, const Transform& transform, const Case&
 }
 
 // Calls `f` under the grad mode the case gives (NOTE: [no_grad]). The engine has no inference
-// tensors: inference_mode is a no_grad region to it. enable_grad changes nothing here, since a
-// case never calls a transformed function inside a no_grad region of its own.
+// tensors: inference_mode is a no_grad region to it.
 PyFunction called_under(PyFunction f, CallMode mode) {
-  if (mode != CallMode::NoGrad && mode != CallMode::InferenceMode) return f;
-  return [f = std::move(f)](const std::vector<PyTree>& args) {
-    transforms::NoGradGuard no_grad;
+  if (mode == CallMode::Plain) return f;
+  return [f = std::move(f), enabled = mode == CallMode::EnableGrad](const std::vector<PyTree>& args) {
+    transforms::GradModeGuard grad_mode(enabled);
     return f(args);
   };
 }
@@ -285,12 +285,20 @@ void run_steps(const std::vector<OpCall>& steps, std::map<std::string, Tensor, s
                std::string_view where, StoredValues* stored) {
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const OpCall& step = steps[i];
+    // The engine has no global autograd API, and the spec refuses it inside a transformed function
+    // (AD-5.6), which is the only place a case can call it.
+    FUNCSPEC_CHECK(!step.is_autograd_call(), ErrorKind::AutogradApiUnderTransform,
+                   "{}[{}]: {} inside a transformed function: the transforms cannot see through the global autograd "
+                   "API; differentiate with grad, vjp, jvp, jacrev or jacfwd instead",
+                   where, i, step.op);
     TensorList inputs;
     for (const auto& arg : step.args) inputs.push_back(arg ? values.at(*arg) : Tensor());
-    std::optional<transforms::NoGradGuard> no_grad;
-    if (step.no_grad) no_grad.emplace();
+    // Nested regions: the innermost decides (NOTE: [no_grad]); inference_mode is no_grad to the engine.
+    std::optional<transforms::GradModeGuard> mode;
+    if (step.no_grad) mode.emplace(false);
+    if (!step.grad_modes.empty()) mode.emplace(step.grad_modes.back() == CallMode::EnableGrad);
     const TensorList outputs = call(step.op, inputs, step.attrs);
-    no_grad.reset();
+    mode.reset();
     if (outputs.size() != step.outs.size())
       throw BrokenProgram(fmt::format("{}[{}]: {} returned {} tensors but 'out' names {}", where, i, step.op,
                                       outputs.size(), step.outs.size()));

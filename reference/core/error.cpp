@@ -46,6 +46,7 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::ModuleStructureMismatch: return "module_structure_mismatch";
     case ErrorKind::CompositeNoncompliant: return "composite_noncompliant";
     case ErrorKind::AdInputModified: return "ad_input_modified";
+    case ErrorKind::AutogradApiUnderTransform: return "autograd_api_under_transform";
   }
   return "internal";
 }

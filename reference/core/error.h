@@ -63,10 +63,13 @@ enum class ErrorKind {
   CompositeNoncompliant,  // a composite broke a compliance rule on a checked tensor (data access, item(), out=, ...)
   // A vjp_fn or linearize jvp_fn called after an argument it was built at was written (docs/SPEC.md, AD-2.5).
   AdInputModified,
+  // A global autograd call (torch.autograd.grad, Tensor.backward) inside a transformed function
+  // (docs/SPEC.md, AD-5.6).
+  AutogradApiUnderTransform,
 };
 
 // The last kind declared; kinds are appended, so [Internal, kLastErrorKind] names every kind.
-inline constexpr ErrorKind kLastErrorKind = ErrorKind::AdInputModified;
+inline constexpr ErrorKind kLastErrorKind = ErrorKind::AutogradApiUnderTransform;
 
 std::string_view error_kind_name(ErrorKind kind);
 // The kind with this snake_case name (case files and protocols name kinds this way).

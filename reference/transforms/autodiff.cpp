@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -13,6 +14,7 @@
 #include "reference/core/storage.h"
 #include "reference/transforms/ad_rules.h"
 #include "reference/transforms/dual.h"
+#include "reference/transforms/grad_mode.h"
 #include "reference/transforms/jvp_interpreter.h"
 #include "reference/transforms/linear_trace.h"
 
@@ -122,6 +124,10 @@ Linearized linearize_leaves(const PyFunction& f, const std::vector<PyTree>& args
       if (selected[i]) leaves[i] = PyTree(make_dual(leaves[i].tensor(), variables[next++], dual->level()));
     }
     const PyTree wrapped = arguments.with_leaves(leaves);
+    // A reverse-mode transform differentiates f whatever mode it is called in (SPEC AD-5.3); the
+    // level keeps the mode it was entered with for the levels below (NOTE: [no_grad]).
+    std::optional<EnableGradGuard> enable_grad;
+    if (reverse) enable_grad.emplace();
     returned = f(wrapped.children());
   }
   auto [output, aux] = split_aux(returned, has_aux, who);

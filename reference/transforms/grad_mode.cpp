@@ -3,15 +3,15 @@
 namespace funcspec::transforms {
 namespace {
 
-int& depth() {
-  thread_local int value = 0;
+bool& enabled() {
+  thread_local bool value = true;
   return value;
 }
 
 }  // namespace
 
-NoGradGuard::NoGradGuard() { ++depth(); }
-NoGradGuard::~NoGradGuard() { --depth(); }
-int no_grad_depth() { return depth(); }
+GradModeGuard::GradModeGuard(bool enabled_now) : saved_(enabled()) { enabled() = enabled_now; }
+GradModeGuard::~GradModeGuard() { enabled() = saved_; }
+bool grad_enabled() { return enabled(); }
 
 }  // namespace funcspec::transforms

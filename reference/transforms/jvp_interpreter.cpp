@@ -11,9 +11,11 @@
 namespace funcspec::transforms {
 
 JvpInterpreter::JvpInterpreter(bool reverse)
-    : Interpreter(TransformKind::Jvp), reverse_(reverse), no_grad_depth_at_entry_(no_grad_depth()) {}
+    : Interpreter(TransformKind::Jvp), reverse_(reverse), grad_enabled_at_entry_(grad_enabled()) {}
 
-bool JvpInterpreter::differentiating() const { return !reverse_ || no_grad_depth() <= no_grad_depth_at_entry_; }
+bool JvpInterpreter::differentiating() const { return !reverse_ || grad_enabled(); }
+
+bool JvpInterpreter::grad_mode_below() const { return grad_enabled() && (!reverse_ || grad_enabled_at_entry_); }
 
 TensorList JvpInterpreter::process(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
   TensorList primals;
@@ -29,6 +31,7 @@ TensorList JvpInterpreter::process(const OpDef& op, const TensorList& inputs, co
   TensorList outputs;
   {
     LowerScope lower(*this);
+    GradModeGuard mode(grad_mode_below());
     outputs = call(op, primals, attrs);
   }
   // Host values (item()) are not tensors of any level.
@@ -41,6 +44,7 @@ TensorList JvpInterpreter::process(const OpDef& op, const TensorList& inputs, co
                                                           "non-differentiable",
                                                           op.name()));
     LowerScope lower(*this);
+    GradModeGuard mode(grad_mode_below());
     out_tangents = (*rule)(JvpCall{primals, tangents, outputs, attrs});
     FUNCSPEC_INTERNAL_ASSERT(out_tangents.size() == outputs.size(),
                              fmt::format("the jvp rule of {} returned {} tangents for {} results", op.name(),

@@ -204,7 +204,7 @@ class JaxPeer(Peer):
             if impl is None:
                 raise Unsupported(f"JAX has no counterpart of {step.op} in this driver")
             result = impl(self.ctx, *args, **self.jax_ops.attrs_for_jax(step.attrs))
-            if step.no_grad and stop:
+            if step.in_no_grad and stop:
                 result = self.jax.tree_util.tree_map(self.jax.lax.stop_gradient, result)
             return result
 
@@ -217,7 +217,7 @@ class JaxPeer(Peer):
         AD-5.1) stops reverse mode and is ignored by forward mode, so it translates exactly when
         every derivative transform of the case has one mode; a mix (hessian included) does not.
         """
-        if not any(step.no_grad for step in case.program):
+        if not any(step.in_no_grad for step in case.program):
             return False
         kinds = set(case.transform_kinds())
         reverse, forward = kinds & REVERSE_MODE, kinds & FORWARD_MODE

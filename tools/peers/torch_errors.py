@@ -111,6 +111,12 @@ RULES: list[Rule] = [
     # so; 1.13 only fails functorch's internal check that the tensor's level is alive.
     Rule(r"Either your tensor may have escaped from inside a function being vmapped|"
          r"maybe_layer\.has_value\(\) INTERNAL ASSERT FAILED", "transform_escaped"),
+    # The global autograd API inside a transformed function (SPEC AD-5.6): functorch refuses
+    # backward() by name; torch.autograd.grad finds that the transform's tensors do not require grad
+    # at the regular autograd level.
+    Rule(r"backward\(\) called inside a functorch transform|"
+         r"element 0 of tensors does not require grad and does not have a grad_fn",
+         "autograd_api_under_transform", lambda case, step: step is not None and step.op.startswith("autograd.")),
     # PyTorch's version counter: a saved tensor written before backward used it (SPEC AD-2.5).
     Rule(r"one of the variables needed for gradient computation has been modified by an inplace operation",
          "ad_input_modified"),

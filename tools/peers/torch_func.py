@@ -149,6 +149,14 @@ class TorchLibrary(Library):
         return called
 
 
+# The global autograd API a case calls inside f (case format 1.1, feature autograd_api): its errors
+# are classified by torch_errors.py like an op's.
+AUTOGRAD_CALLS: dict[str, Callable[[Any, list[Any]], Any]] = {
+    "autograd.grad": lambda torch, args: torch.autograd.grad(args[0], args[1:]),
+    "autograd.backward": lambda torch, args: (args[0].backward(), ())[1],
+}
+
+
 class TorchFuncPeer(Peer):
     def __init__(self) -> None:
         import torch
@@ -170,16 +178,20 @@ class TorchFuncPeer(Peer):
             "transforms": sorted(self.lib.transforms),
             "dtypes": ["bool", "int64", "float32", "float64"],
             "devices": ["cpu", "meta"],
-            "features": list(FEATURES),
+            # The global autograd API (SPEC AD-5.6) is PyTorch's own; JAX has none.
+            "features": sorted(list(FEATURES) + ["autograd_api"]),
         }
 
     def call_step(self, step: Step, args: list[Any]) -> Any:
+        if step.op in AUTOGRAD_CALLS:
+            return AUTOGRAD_CALLS[step.op](self.torch, args)
         impl = self.ops.table.get(step.op)
         if impl is None:
             raise Unsupported(f"PyTorch has no counterpart of {step.op} in this driver")
-        guard = self.torch.no_grad() if step.no_grad else contextlib.nullcontext()
         try:
-            with guard:
+            with contextlib.ExitStack() as regions:
+                for mode in (["no_grad"] if step.no_grad else []) + step.grad_modes:  # outermost first
+                    regions.enter_context(self.lib.call_mode(mode)())
                 return impl(*args, **self.attrs_for_torch(step.attrs))
         except Exception as e:
             if isinstance(e, NotImplementedError):

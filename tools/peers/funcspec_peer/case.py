@@ -36,7 +36,7 @@ FORMATS = ("funcspec-case/1", "funcspec-case/1.1")
 
 # What format 1.1 adds (docs/case-format.md, *Format 1.1*): a backend states the ones it runs in
 # its hello (`capabilities.features`) and is never sent a case using another.
-FEATURES = ("aliased_inputs", "before_call", "call_modes", "stored_values")
+FEATURES = ("aliased_inputs", "before_call", "call_modes", "grad_mode_regions", "stored_values")
 
 
 @dataclass
@@ -63,6 +63,16 @@ class Step:
     attrs: dict[str, Any]
     no_grad: bool = False
     stored_as: Optional[str] = None  # format 1.1: the result is also kept outside the function
+    # Format 1.1: the step runs inside these nested grad-mode regions of f, outermost first.
+    grad_modes: list[str] = field(default_factory=list)
+
+    @property
+    def in_no_grad(self) -> bool:
+        """Whether reverse mode is off for this step: the innermost region decides (SPEC AD-5.5), and
+        inference_mode is a no_grad region to the spec."""
+        if self.grad_modes:
+            return self.grad_modes[-1] != "enable_grad"
+        return self.no_grad
 
 
 @dataclass
@@ -160,6 +170,7 @@ def _steps(steps: Any, where: str) -> list[Step]:
                 attrs=dict(step.get("attrs", {})),
                 no_grad=bool(step.get("no_grad", False)),
                 stored_as=step.get("stored_as"),
+                grad_modes=list(step.get("grad_modes", [])),
             )
         )
     return out

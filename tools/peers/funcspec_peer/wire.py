@@ -67,6 +67,7 @@ ERROR_KINDS = frozenset(
         "module_structure_mismatch",
         "composite_noncompliant",
         "ad_input_modified",
+        "autograd_api_under_transform",
     }
 )
 

@@ -469,7 +469,7 @@ class DriverTests(unittest.TestCase):
         cases, expected = hand_cases(FORMAT_1_1_CASES)
         replies = run_driver(TORCH, cases)
         self.assertEqual(set(replies[0]["capabilities"]["features"]),
-                         {"aliased_inputs", "before_call", "call_modes", "stored_values"})
+                         {"aliased_inputs", "before_call", "call_modes", "grad_mode_regions", "stored_values"})
         self.check(replies, expected)
 
     @unittest.skipUnless(HAVE_NUMPY, "NumPy is not installed for this interpreter")
