@@ -7,7 +7,13 @@
 
 #include <cmath>
 
+#include "conformance/case/case_tensors.h"
 #include "conformance/case/evaluate.h"
+#include "conformance/oracles/loop_and_stack.h"
+#include "conformance/suite/derivative_oracle.h"
+#include "conformance/suite/tensor_to_case.h"
+#include "property_tests/case_inputs.h"
+#include "property_tests/generators.h"
 #include "property_tests/law_checks.h"
 #include "property_tests/program_generator.h"
 #include "property_tests/property.h"
@@ -28,6 +34,7 @@ constexpr std::string_view kJacobians = "PROP-AD/jacfwd-equals-jacrev";
 constexpr std::string_view kHessian = "PROP-AD/hessian-symmetric";
 constexpr std::string_view kVmapGrad = "PROP-AD/vmap-grad-equals-loop";
 constexpr std::string_view kLinearize = "PROP-AD/linearize-equals-jvp";
+constexpr std::string_view kVmapVjp = "PROP-AD/vmap-vjp-batched-cotangents-equals-loop";
 
 ProgramOptions differentiable(ProgramOptions options) {
   options.max_steps = 3;
@@ -456,6 +463,76 @@ PropertyCheck hessian_symmetric(PropertyContext& context, const ProgramOptions& 
                                "hessian (forward over reverse) differs from reverse over reverse");
 }
 
+// A draw of in_dim for a tensor of unbatched rank `rank`: 0, another dim of its range (negative dims
+// included), or not mapped.
+std::optional<std::int64_t> draw_in_dim(std::int64_t rank) {
+  switch (*rc::gen::inRange(0, 3)) {
+    case 0: return 0;
+    case 1: return batch_dim_choice(*rc::gen::inRange(0u, 16u), rank);
+    default: return std::nullopt;
+  }
+}
+
+// torch.func's vmap(vjp_fn)(cotangents) with the primals batched too, each argument at a dim of its
+// own: the program's results r_k become q_k = r_k * c_k with c_k batched inputs, and vjp pulls back
+// ones, so the cotangent reaching r_k is c_k, one per example. The loop runs vjp on each example.
+PropertyCheck vmap_vjp_equals_loop(PropertyContext& context, const ProgramOptions& programs) {
+  const GeneratedProgram program = draw_program(differentiable(programs));
+  const Case& base = program.program;
+  require_finite(base);
+  const conformance::ProgramResult values = conformance::run_on_reference(base);
+  RC_PRE(!values.error && values.broken.empty() && !values.outputs.empty());
+  const auto batch = static_cast<std::int64_t>(*rc::gen::inRange(0, 4));
+
+  Case c = base;
+  c.id = "generated";
+  conformance::VmapTransform vmap;
+  vmap.in_dims.form = conformance::DimSpec::Form::ByPosition;
+  vmap.out_dims.form = conformance::DimSpec::Form::All;
+  vmap.out_dims.all = 0;
+  std::vector<std::vector<conformance::CaseInput>> draws;
+  for (std::int64_t b = 0; b < batch; ++b) draws.push_back(draw_inputs(program, static_cast<int>(b)));
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    std::optional<std::int64_t> dim;
+    if (is_tensor_input(c.inputs[i]))
+      dim = draw_in_dim(static_cast<std::int64_t>(spec_of(c.inputs[i]).data.shape.size()));
+    vmap.in_dims.by_position.push_back(dim);
+    if (!dim) continue;
+    TensorList examples;
+    for (const auto& inputs : draws) examples.push_back(conformance::materialize_tensor(spec_of(inputs[i])));
+    const Tensor like = conformance::materialize_tensor(spec_of(c.inputs[i]));
+    c.inputs[i] = conformance::case_input_of(c.inputs[i].name,
+                                             ops::contiguous(oracles::batch_of(examples, like, {{batch, *dim}})));
+  }
+  conformance::VjpTransform vjp;
+  const std::uint32_t seed = *rc::gen::arbitrary<std::uint32_t>();
+  c.outputs.clear();
+  for (std::size_t k = 0; k < values.outputs.size(); ++k) {
+    const auto& [result, data] = values.outputs[k];
+    const std::string cotangent = fmt::format("cotangent{}", k);
+    const std::string product = fmt::format("pulled{}", k);
+    TensorList examples;
+    for (std::int64_t b = 0; b < batch; ++b)
+      examples.push_back(conformance::ad::random_tensor(data.shape, data.dtype, seed + 101 * k + b));
+    const Tensor like = ops::zeros(data.shape, data.dtype);
+    const std::int64_t dim = *rc::gen::element(std::int64_t{0}, std::int64_t{-1});
+    c.inputs.push_back(
+        conformance::case_input_of(cotangent, ops::contiguous(oracles::batch_of(examples, like, {{batch, dim}}))));
+    vmap.in_dims.by_position.push_back(dim);
+    conformance::OpCall multiply;
+    multiply.outs = {product};
+    multiply.op = "mul";
+    multiply.args = {result, cotangent};
+    c.program.push_back(multiply);
+    c.outputs.push_back(product);
+    vjp.cotangents.push_back({product, conformance::tensor_spec_of(ops::ones(data.shape, data.dtype))});
+  }
+  c.transforms = {vmap, vjp};
+  RC_LOG() << "transforms: " << describe_transforms(c) << "\n";
+  require_finite_derivatives(c);
+  return check_vmap_equals_loop(context, c);
+}
+
 }  // namespace
 
 void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions& programs) {
@@ -503,6 +580,13 @@ void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions
                        options, {StackTransform::Jvp, StackTransform::Vjp, StackTransform::Grad}, 1, {grad});
                    return check_vmap_equals_loop(context, *c);
                  }});
+  out.push_back({std::string(kVmapVjp),
+                 "vmap of vjp with batched cotangents, the primals batched at dims of their own (0, another, "
+                 "negative, or not at all), equals the loop of vjp over the examples",
+                 {"AD-8.9", "VMAP-1.2"},
+                 60,
+                 "",
+                 [programs](PropertyContext& context) { return vmap_vjp_equals_loop(context, programs); }});
   out.push_back({std::string(kLinearize),
                  "linearize's jvp_fn equals jvp with the same tangents, under any inner stack",
                  {"AD-2.3"},
