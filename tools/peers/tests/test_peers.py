@@ -357,7 +357,13 @@ FORMAT_1_1_CASES = ("vmap/escaped/sin--transform_escaped-out-of-place-use-after-
                     "vmap/escaped/sin--unbatched-intermediate-is-an-ordinary-tensor.json",
                     "ad/aliased/mul--grad-a-tensor-and-its-transpose-are-separate-arguments.json",
                     "ad/modes/sin--grad-called-under-no_grad.json",
-                    "ad/modes/mul--inner-grad-called-under-no_grad-is-a-constant-for-the-outer-grad.json")
+                    "ad/modes/mul--inner-grad-called-under-no_grad-is-a-constant-for-the-outer-grad.json",
+                    "ad/regions/mul--enable_grad-inside-no_grad-differentiates-again.json",
+                    "ad/regions/mul--enable_grad-inside-an-inner-grad-called-under-no_grad-stays-constant.json")
+
+# The global autograd API inside a transform (SPEC AD-5.6): PyTorch's own, so the torch driver only.
+AUTOGRAD_API_CASES = ("ad/autograd_api/mul--autograd-grad-inside-vmap.json",
+                      "ad/autograd_api/mul--backward-inside-grad.json")
 
 # The suite's custom-function cases each rule of the catalogue is seen in: both modes, nesting,
 # vmap, and forward mode meeting a function without a jvp rule.
@@ -466,10 +472,11 @@ class DriverTests(unittest.TestCase):
 
     @unittest.skipUnless(HAVE_TORCH, "PyTorch is not installed for this interpreter (apt-get install python3-torch)")
     def test_torch_driver_runs_format_1_1_cases(self):
-        cases, expected = hand_cases(FORMAT_1_1_CASES)
+        cases, expected = hand_cases(FORMAT_1_1_CASES + AUTOGRAD_API_CASES)
         replies = run_driver(TORCH, cases)
         self.assertEqual(set(replies[0]["capabilities"]["features"]),
-                         {"aliased_inputs", "before_call", "call_modes", "grad_mode_regions", "stored_values"})
+                         {"aliased_inputs", "autograd_api", "before_call", "call_modes", "grad_mode_regions",
+                          "stored_values"})
         self.check(replies, expected)
 
     @unittest.skipUnless(HAVE_NUMPY, "NumPy is not installed for this interpreter")
