@@ -116,8 +116,9 @@ struct CaseInput {
   bool operator==(const CaseInput& other) const = default;
 };
 
-// A grad mode a call or a region of the program runs in (NOTE: [no_grad] in
-// reference/transforms/grad_mode.h).
+// Format 1.1: a grad mode that a transformed function is called under (`with torch.no_grad():`
+// around the call, Case::call_modes) or that a region of f runs in (OpCall::grad_modes); NOTE:
+// [no_grad] in reference/transforms/grad_mode.h.
 enum class CallMode { Plain, NoGrad, EnableGrad, InferenceMode };
 std::string_view call_mode_name(CallMode mode);
 std::optional<CallMode> parse_call_mode(std::string_view name);
@@ -137,7 +138,7 @@ struct OpCall {
   // name, as the seeds' `global intermediate`; the case's `after` steps can read it.
   std::string stored_as{};
   // Format 1.1 (feature autograd_api): a call of the global autograd API rather than of an op,
-  // `op` being one of kAutogradCalls; its args are names (the differentiated output, then the
+  // `op` being kAutogradGrad or kAutogradBackward; its args are names (the differentiated output, then the
   // inputs for autograd.grad) and it has no attrs.
   bool is_autograd_call() const;
 };
@@ -237,9 +238,6 @@ using Transform = std::variant<VmapTransform, GradTransform, VjpTransform, JvpTr
 // The name a transform has in case files ("vmap", "grad_and_value", "jacfwd", ...).
 std::string_view transform_name(const Transform& transform);
 
-// Format 1.1: the grad mode a transformed function is called under (`with torch.no_grad():` around
-// the call), per transform of the stack.
-
 enum class Tier { Smoke, Pr, Nightly, Exhaustive };
 std::string_view tier_name(Tier tier);
 std::optional<Tier> parse_tier(std::string_view name);
@@ -300,8 +298,8 @@ struct Case {
 // The fields of format 1.1, each a feature a backend states in its hello (docs/protocol.md,
 // `capabilities.features`): "aliased_inputs" (CaseInput::alias_of), "stored_values"
 // (OpCall::stored_as and the `after` steps), "call_modes" (Case::call_modes), "before_call"
-// (writes between vjp or linearize and the call of the function they return) and "grad_mode_regions"
-// (OpCall::grad_modes). A case using one is
+// (writes between vjp or linearize and the call of the function they return), "grad_mode_regions"
+// (OpCall::grad_modes) and "autograd_api" (OpCall::is_autograd_call). A case using one is
 // unsupported on a backend that does not state it, so an older backend is never sent a case it
 // would misread.
 std::vector<std::string_view> case_features(const Case& c);
