@@ -583,7 +583,7 @@ void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions
   out.push_back({std::string(kVmapVjp),
                  "vmap of vjp with batched cotangents, the primals batched at dims of their own (0, another, "
                  "negative, or not at all), equals the loop of vjp over the examples",
-                 {"AD-8.9", "VMAP-1.2"},
+                 {"AD-8.9"},
                  60,
                  "",
                  [programs](PropertyContext& context) { return vmap_vjp_equals_loop(context, programs); }});
