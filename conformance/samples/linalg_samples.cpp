@@ -289,6 +289,30 @@ void register_linalg_samples(OpSampleRegistry& registry) {
          return out;
        },
        kScaledProductTolerance, ""});
+  registry.add(
+      {"tensordot",
+       [](DType f, SampleRng& rng) {
+         // torch.tensordot's dims=k is dims_self = [-k, ..., -1], dims_other = [0, ..., k-1].
+         auto dims = [](std::vector<std::int64_t> self, std::vector<std::int64_t> other) {
+           return Attrs{{"dims_self", std::move(self)}, {"dims_other", std::move(other)}};
+         };
+         return std::vector<OpSample>{
+             {{rng.tensor({2, 3, 4}, f), rng.tensor({3, 4, 2}, f)}, dims({1, 2}, {0, 1}), "dims=2"},
+             {{rng.tensor({2, 3}, f), rng.tensor({3, 4}, f)}, dims({-1}, {0}), "dims=1 (a matrix product)"},
+             {{rng.tensor({2, 3}, f), rng.tensor({4}, f)}, dims({}, {}), "dims=0 (an outer product)"},
+             {{rng.tensor({2, 3, 4}, f), rng.tensor({4, 3}, f)}, dims({1, 2}, {1, 0}), "two lists, crossed"},
+             {{rng.tensor({3, 2}, f), rng.tensor({2, 3, 2}, f)}, dims({-1, 0}, {-1, 1}), "negative dims"},
+             {{rng.strided_tensor({3, 4}, f), rng.strided_tensor({2, 3}, f)}, dims({0}, {1}), "transposed operands"},
+             {{rng.tensor({2, 1}, f), rng.tensor({3, 2}, f)}, dims({1}, {0}), "a size-1 dim contracted with 3"},
+             {{rng.tensor({2, 0}, f), rng.tensor({0, 3}, f)}, dims({1}, {0}), "empty contraction gives zeros"},
+             {{rng.tensor({}, f), rng.tensor({2}, f)}, dims({}, {}), "rank 0"},
+             {{rng.tensor({1, 1}, f), rng.tensor({1, 1}, f)}, dims({0, 1}, {0, 1}), "1x1, fully contracted"},
+             {{rng.tensor({2, 3}, DType::Int64, -5, 5), rng.tensor({3, 2}, DType::Int64, -5, 5)},
+              dims({1}, {0}),
+              "int64"},
+         };
+       },
+       kContractionTolerance, ""});
   // One product per element, correctly rounded: exact in the oracle's sense.
   registry.add({"kron",
                 [](DType f, SampleRng& rng) {

@@ -401,6 +401,57 @@ void register_tensor_products(OpRegistry& registry) {
     };
   }
   {
+    OpDef& op = registry.add("tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor",
+                             OpKind::Composite, "linalg",
+                             "contracts dims_self[i] of self with dims_other[i] of other; the result has self's "
+                             "other dims, then other's");
+    op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const Tensor &self = in[0], &other = in[1];
+      check_product_dtypes("tensordot", self, "other", other);
+      // wrap_dims lets a rank-0 tensor name dim 0 or -1; a contracted dim must exist (PyTorch).
+      for (const auto& [t, name] : {std::pair{&self, "dims_self"}, std::pair{&other, "dims_other"}}) {
+        FUNCSPEC_CHECK(t->dim() > 0 || attrs.get_int_list(name).empty(), ErrorKind::DimOutOfRange,
+                       "[tensordot] {} names dims of a tensor without dims", name);
+      }
+      const std::vector<std::int64_t> dims_self = wrap_dims(attrs.get_int_list("dims_self"), self.dim(), "tensordot");
+      const std::vector<std::int64_t> dims_other =
+          wrap_dims(attrs.get_int_list("dims_other"), other.dim(), "tensordot");
+      FUNCSPEC_CHECK(dims_self.size() == dims_other.size(), ErrorKind::InvalidArgument,
+                     "[tensordot] dims_self {} and dims_other {} must have the same length", shape_to_string(dims_self),
+                     shape_to_string(dims_other));
+      // One einsum letter per dim of self, the same letter for the dim of other contracted with it,
+      // and fresh letters for other's remaining dims. Contracted sizes must agree or be 1 (a size-1
+      // dim is summed on its own, as PyTorch does): einsum's label broadcasting says exactly that.
+      const std::string letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+      FUNCSPEC_CHECK(static_cast<std::size_t>(self.dim() + other.dim()) <= letters.size(), ErrorKind::InvalidArgument,
+                     "[tensordot] operands of {} and {} dims exceed the {} dims one contraction can name", self.dim(),
+                     other.dim(), letters.size());
+      std::string self_term, other_term(static_cast<std::size_t>(other.dim()), ' '), output;
+      for (std::int64_t d = 0; d < self.dim(); ++d) self_term += letters[as_index(d)];
+      std::vector<bool> contracted_self(as_index(self.dim()), false);
+      for (std::size_t i = 0; i < dims_self.size(); ++i) {
+        const std::int64_t s = self.size(dims_self[i]), o = other.size(dims_other[i]);
+        FUNCSPEC_CHECK(s == o || s == 1 || o == 1, ErrorKind::ShapeMismatch,
+                       "[tensordot] contracted dims must match, but self has size {} in dim {} and other has size {} "
+                       "in dim {}",
+                       s, dims_self[i], o, dims_other[i]);
+        other_term[as_index(dims_other[i])] = letters[as_index(dims_self[i])];
+        contracted_self[as_index(dims_self[i])] = true;
+      }
+      for (std::int64_t d = 0; d < self.dim(); ++d) {
+        if (!contracted_self[as_index(d)]) output += letters[as_index(d)];
+      }
+      std::size_t next = as_index(self.dim());
+      for (char& c : other_term) {
+        if (c == ' ') {
+          c = letters[next++];
+          output += c;
+        }
+      }
+      return {einsum(self_term + "," + other_term + "->" + output, {self, other})};
+    };
+  }
+  {
     OpDef& op = registry.add("vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor", OpKind::Composite, "linalg",
                              "sum(x * y, dim) over the broadcast shape (linalg.vecdot); x and y of one floating dtype");
     op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {

@@ -1,5 +1,5 @@
 // Hand-worked values for the scaled and tensor products of the linalg family (addmm, addmv, addr,
-// baddbmm, addbmm, kron, vecdot, diag_embed): every expected number below was computed by hand.
+// baddbmm, addbmm, kron, tensordot, vecdot, diag_embed): every expected number below was computed by hand.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -153,7 +153,7 @@ TEST(LinalgAddbmm, SumsTheBatchOfProducts) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// kron, vecdot, diag_embed
+// kron, tensordot, vecdot, diag_embed
 
 TEST(LinalgKron, BlocksOfOtherScaledBySelfsElements) {
   const Tensor a = from_values({1, 2}, {1, 2});
@@ -170,6 +170,40 @@ TEST(LinalgKron, PadsTheSmallerRankWithLeadingOnes) {
   EXPECT_EQ(out.shape(), (Shape{2, 4}));
   EXPECT_THAT(values(out), ElementsAre(1, 2, 10, 20, 100, 200, 1000, 2000));
   EXPECT_THAT(values(call_one("kron", {from_values({3}, {}), a})), ElementsAre(3, 6));
+}
+
+Attrs dims(std::vector<std::int64_t> self, std::vector<std::int64_t> other) {
+  return {{"dims_self", std::move(self)}, {"dims_other", std::move(other)}};
+}
+
+TEST(LinalgTensordot, ContractsThePairedDims) {
+  const Tensor a = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+  EXPECT_THAT(values(call_one("tensordot", {a, from_values({1, 0, -1}, {3})}, dims({1}, {0}))), ElementsAre(-2, -2));
+  // sum_ij x[i, j] * y[j, i] = 1·1 + 2·0 + 3·0 + 4·2.
+  const Tensor x = from_values({1, 2, 3, 4}, {2, 2});
+  const Tensor y = from_values({1, 0, 0, 2}, {2, 2});
+  const Tensor full = call_one("tensordot", {x, y}, dims({0, -1}, {1, 0}));
+  EXPECT_EQ(full.shape(), Shape{});
+  EXPECT_THAT(values(full), ElementsAre(9));
+  // No dims: the outer product, self's dims first.
+  EXPECT_EQ(call_one("tensordot", {a, y}, dims({}, {})).shape(), (Shape{2, 3, 2, 2}));
+}
+
+TEST(LinalgTensordot, SumsASizeOneDimOnItsOwn) {
+  const Tensor a = from_values({1, 2}, {2, 1});
+  const Tensor b = from_values({1, 2, 3, 4, 5, 6}, {3, 2});  // column sums 9 and 12
+  EXPECT_THAT(values(call_one("tensordot", {a, b}, dims({1}, {0}))), ElementsAre(9, 12, 18, 24));
+}
+
+TEST(LinalgTensordot, RejectsBadDimLists) {
+  const Tensor a = empty({2, 3});
+  expect_product_error("tensordot", {a, a}, dims({1}, {0, 1}), ErrorKind::InvalidArgument, "same length");
+  expect_product_error("tensordot", {a, a}, dims({1}, {0}), ErrorKind::ShapeMismatch, "must match");
+  expect_product_error("tensordot", {a, a}, dims({1, 1}, {1, 1}), ErrorKind::InvalidArgument, "more than once");
+  expect_product_error("tensordot", {a, a}, dims({2}, {0}), ErrorKind::DimOutOfRange, "[tensordot]");
+  expect_product_error("tensordot", {empty(Shape{}), a}, dims({0}, {0}), ErrorKind::DimOutOfRange, "[tensordot]");
+  expect_product_error("tensordot", {a, empty({3, 2}, DType::Float32)}, dims({1}, {0}), ErrorKind::DtypeNotSupported,
+                       "same dtype");
 }
 
 TEST(LinalgVecdot, SumsProductsAlongDim) {
