@@ -326,6 +326,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                       {{rng.strided_tensor({2, 3}, f), rng.strided_tensor({3, 2}, f)}, {}, "transposed operands"},
                       {{rng.tensor({0, 2}, f), rng.tensor({2, 3}, f)}, {}, "empty"},
                       {{rng.tensor({2, 2}, f), rng.tensor({2}, DType::Int64, -5, 5)}, {}, "int64 promoted"},
+                      {{rng.tensor({2}, DType::Bool), rng.tensor({2, 2}, DType::Bool)}, {}, "bool (the logical and)"},
                       {{rng.tensor({2, 2}, DType::Int64, -5, 5), rng.tensor({2, 1}, DType::Int64, -5, 5)}, {}, "int64"},
                   };
                 },
