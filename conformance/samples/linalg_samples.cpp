@@ -50,6 +50,43 @@ constexpr OracleTolerance kSolveTolerance{64.0, 64.0, 1.0, 0.0};
 constexpr OracleTolerance kDetTolerance{256.0, 256.0, 0.0, 0.0};
 constexpr OracleTolerance kSlogdetTolerance{256.0, 256.0, 1.0, 0.0};
 
+// The scaled products beta·self + alpha·product: the product as above, then beta·self and the
+// fused add (self + alpha·p, one rounding) add at most 1.5 u of the magnitudes involved. With
+// |beta|, |alpha| <= 2 and the floor of 32 (products of at most six terms) float64 stays under
+// 2.5 + 1.5 eps (stated 4); float32 rounds the product once, then twice more: 1.5 eps (stated 2).
+constexpr OracleTolerance kScaledProductTolerance{4.0, 2.0, 32.0, 0.0};
+
+Attrs scales(Scalar beta, Scalar alpha) { return {{"beta", beta}, {"alpha", alpha}}; }
+
+// The samples every scaled product shares, given how to draw (self, operand 1, operand 2) for a
+// self of `self_shape` and the product's shape: broadcast selves, every kind of beta and alpha.
+struct ScaledProductShapes {
+  Shape operand1, operand2, product;
+};
+
+std::vector<OpSample> scaled_product_samples(DType f, SampleRng& rng, const ScaledProductShapes& s,
+                                             const std::vector<Shape>& broadcast_selves) {
+  auto call = [&](const Shape& self, bool int64 = false) {
+    if (int64) {
+      return TensorList{rng.tensor(self, DType::Int64, -5, 5), rng.tensor(s.operand1, DType::Int64, -5, 5),
+                        rng.tensor(s.operand2, DType::Int64, -5, 5)};
+    }
+    return TensorList{rng.tensor(self, f), rng.tensor(s.operand1, f), rng.tensor(s.operand2, f)};
+  };
+  std::vector<OpSample> out{{call(s.product), {}, "self of the product's shape"}};
+  for (const Shape& self : broadcast_selves) {
+    out.push_back({call(self), {}, fmt::format("self of shape {} broadcast", shape_to_string(self))});
+  }
+  out.push_back({call(s.product), scales(0.5, 2.0), "beta=0.5, alpha=2"});
+  out.push_back({call({1}), scales(0.5, 2.0), "beta=0.5, alpha=2, self broadcast"});
+  out.push_back({call(s.product), scales(std::int64_t{0}, -1.5), "beta=0 (self ignored), alpha=-1.5"});
+  out.push_back({call(s.product), scales(0.0, std::int64_t{1}), "beta=0.0 (self ignored)"});
+  out.push_back({call(s.product), scales(std::int64_t{-2}, std::int64_t{0}), "beta=-2, alpha=0"});
+  out.push_back({call(s.product, true), scales(std::int64_t{2}, std::int64_t{-1}), "int64, beta=2, alpha=-1"});
+  out.push_back({call(s.product, true), {}, "int64"});
+  return out;
+}
+
 std::vector<OpSample> einsum_samples(DType f, SampleRng& rng) {
   return {
       {{rng.tensor({2, 3}, f), rng.tensor({3, 4}, f)}, equation("ij,jk->ik"), "matrix product"},
@@ -172,6 +209,170 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                   return out;
                 },
                 kContractionTolerance, ""});
+  registry.add(
+      {"addmm",
+       [](DType f, SampleRng& rng) {
+         std::vector<OpSample> out = scaled_product_samples(f, rng, {{2, 3}, {3, 4}, {2, 4}}, {{4}, {2, 1}, {1}, {}});
+         out.push_back({{rng.strided_tensor({3, 2}, f), rng.strided_tensor({3, 4}, f), rng.strided_tensor({4, 2}, f)},
+                        {},
+                        "transposed operands"});
+         out.push_back({{rng.strided_tensor({2, 3}, f), rng.tensor({2, 4}, f), rng.strided_tensor({4, 3}, f)},
+                        scales(std::int64_t{0}, 2.0),
+                        "transposed operands, beta=0"});
+         out.push_back({{rng.tensor({1, 1}, f), rng.tensor({1, 1}, f), rng.tensor({1, 1}, f)}, {}, "1x1"});
+         out.push_back({{rng.tensor({2, 3}, f), rng.tensor({2, 0}, f), rng.tensor({0, 3}, f)},
+                        scales(0.5, 2.0),
+                        "empty inner dim: beta * self"});
+         out.push_back({{rng.tensor({3}, f), rng.tensor({0, 2}, f), rng.tensor({2, 3}, f)}, {}, "no rows"});
+         return out;
+       },
+       kScaledProductTolerance, ""});
+  registry.add({"addmv",
+                [](DType f, SampleRng& rng) {
+                  std::vector<OpSample> out = scaled_product_samples(f, rng, {{2, 3}, {3}, {2}}, {{1}, {}});
+                  out.push_back(
+                      {{rng.strided_tensor({3}, f), rng.strided_tensor({3, 4}, f), rng.strided_tensor({4}, f)},
+                       {},
+                       "non-contiguous operands"});
+                  out.push_back({{rng.tensor({1}, f), rng.tensor({1, 1}, f), rng.tensor({1}, f)}, {}, "1x1"});
+                  out.push_back({{rng.tensor({2}, f), rng.tensor({2, 0}, f), rng.tensor({0}, f)},
+                                 scales(0.5, 2.0),
+                                 "empty inner dim: beta * self"});
+                  out.push_back({{rng.tensor({0}, f), rng.tensor({0, 3}, f), rng.tensor({3}, f)}, {}, "no rows"});
+                  return out;
+                },
+                kScaledProductTolerance, ""});
+  registry.add(
+      {"addr",
+       [](DType f, SampleRng& rng) {
+         std::vector<OpSample> out = scaled_product_samples(f, rng, {{2}, {3}, {2, 3}}, {{3}, {2, 1}, {}});
+         out.push_back({{rng.strided_tensor({2, 3}, f), rng.strided_tensor({2}, f), rng.strided_tensor({3}, f)},
+                        {},
+                        "non-contiguous operands"});
+         out.push_back(
+             {{rng.tensor({2, 3}, DType::Int64, -5, 5), rng.tensor({2}, f), rng.tensor({3}, DType::Int64, -5, 5)},
+              scales(std::int64_t{3}, 0.5),
+              "int64 operands promoted"});
+         out.push_back({{rng.tensor({1, 1}, f), rng.tensor({1}, f), rng.tensor({1}, f)}, {}, "1x1"});
+         out.push_back({{rng.tensor({0, 3}, f), rng.tensor({0}, f), rng.tensor({3}, f)}, {}, "empty"});
+         return out;
+       },
+       kScaledProductTolerance, ""});
+  registry.add(
+      {"baddbmm",
+       [](DType f, SampleRng& rng) {
+         std::vector<OpSample> out =
+             scaled_product_samples(f, rng, {{2, 2, 3}, {2, 3, 2}, {2, 2, 2}}, {{2, 1}, {2, 1, 1}, {}});
+         out.push_back({{rng.tensor({3, 2, 2}, f), rng.strided_tensor({3, 2, 3}, f), rng.strided_tensor({3, 3, 2}, f)},
+                        {},
+                        "transposed operands"});
+         out.push_back({{rng.tensor({1, 1, 1}, f), rng.tensor({1, 1, 1}, f), rng.tensor({1, 1, 1}, f)}, {}, "1x1x1"});
+         out.push_back(
+             {{rng.tensor({2, 2}, f), rng.tensor({0, 2, 3}, f), rng.tensor({0, 3, 2}, f)}, {}, "empty batch"});
+         out.push_back({{rng.tensor({2, 2, 2}, f), rng.tensor({2, 2, 0}, f), rng.tensor({2, 0, 2}, f)},
+                        scales(0.5, 2.0),
+                        "empty inner dim: beta * self"});
+         return out;
+       },
+       kScaledProductTolerance, ""});
+  registry.add(
+      {"addbmm",
+       [](DType f, SampleRng& rng) {
+         std::vector<OpSample> out = scaled_product_samples(f, rng, {{2, 2, 3}, {2, 3, 2}, {2, 2}}, {{2}, {2, 1}, {}});
+         out.push_back({{rng.tensor({2, 2}, f), rng.strided_tensor({3, 2, 3}, f), rng.strided_tensor({3, 3, 2}, f)},
+                        {},
+                        "transposed operands"});
+         out.push_back({{rng.tensor({1, 1}, f), rng.tensor({1, 1, 1}, f), rng.tensor({1, 1, 1}, f)}, {}, "1x1"});
+         out.push_back({{rng.tensor({2, 2}, f), rng.tensor({0, 2, 3}, f), rng.tensor({0, 3, 2}, f)},
+                        scales(0.5, 2.0),
+                        "empty batch: beta * self"});
+         return out;
+       },
+       kScaledProductTolerance, ""});
+  registry.add(
+      {"tensordot",
+       [](DType f, SampleRng& rng) {
+         // torch.tensordot's dims=k is dims_self = [-k, ..., -1], dims_other = [0, ..., k-1].
+         auto dims = [](std::vector<std::int64_t> self, std::vector<std::int64_t> other) {
+           return Attrs{{"dims_self", std::move(self)}, {"dims_other", std::move(other)}};
+         };
+         return std::vector<OpSample>{
+             {{rng.tensor({2, 3, 4}, f), rng.tensor({3, 4, 2}, f)}, dims({1, 2}, {0, 1}), "dims=2"},
+             {{rng.tensor({2, 3}, f), rng.tensor({3, 4}, f)}, dims({-1}, {0}), "dims=1 (a matrix product)"},
+             {{rng.tensor({2, 3}, f), rng.tensor({4}, f)}, dims({}, {}), "dims=0 (an outer product)"},
+             {{rng.tensor({2, 3, 4}, f), rng.tensor({4, 3}, f)}, dims({1, 2}, {1, 0}), "two lists, crossed"},
+             {{rng.tensor({3, 2}, f), rng.tensor({2, 3, 2}, f)}, dims({-1, 0}, {-1, 1}), "negative dims"},
+             {{rng.strided_tensor({3, 4}, f), rng.strided_tensor({2, 3}, f)}, dims({0}, {1}), "transposed operands"},
+             {{rng.tensor({2, 1}, f), rng.tensor({3, 2}, f)}, dims({1}, {0}), "a size-1 dim contracted with 3"},
+             {{rng.tensor({2, 0}, f), rng.tensor({0, 3}, f)}, dims({1}, {0}), "empty contraction gives zeros"},
+             {{rng.tensor({}, f), rng.tensor({2}, f)}, dims({}, {}), "rank 0"},
+             {{rng.tensor({1, 1}, f), rng.tensor({1, 1}, f)}, dims({0, 1}, {0, 1}), "1x1, fully contracted"},
+             {{rng.tensor({2, 3}, DType::Int64, -5, 5), rng.tensor({3, 2}, DType::Int64, -5, 5)},
+              dims({1}, {0}),
+              "int64"},
+         };
+       },
+       kContractionTolerance, ""});
+  // One product per element, correctly rounded: exact in the oracle's sense.
+  registry.add({"kron",
+                [](DType f, SampleRng& rng) {
+                  return std::vector<OpSample>{
+                      {{rng.tensor({2, 3}, f), rng.tensor({2, 2}, f)}, {}, "2x3 by 2x2"},
+                      {{rng.tensor({3}, f), rng.tensor({2, 2}, f)}, {}, "ranks differ"},
+                      {{rng.tensor({2, 1, 2}, f), rng.tensor({2}, f)}, {}, "3-D by 1-D"},
+                      {{rng.tensor({}, f), rng.tensor({3}, f)}, {}, "rank 0 by 1-D"},
+                      {{rng.tensor({}, f), rng.tensor({}, f)}, {}, "rank 0"},
+                      {{rng.tensor({1, 1}, f), rng.tensor({1, 1}, f)}, {}, "1x1"},
+                      {{rng.strided_tensor({2, 3}, f), rng.strided_tensor({3, 2}, f)}, {}, "transposed operands"},
+                      {{rng.tensor({0, 2}, f), rng.tensor({2, 3}, f)}, {}, "empty"},
+                      {{rng.tensor({2, 2}, f), rng.tensor({2}, DType::Int64, -5, 5)}, {}, "int64 promoted"},
+                      {{rng.tensor({2}, DType::Bool), rng.tensor({2, 2}, DType::Bool)}, {}, "bool (the logical and)"},
+                      {{rng.tensor({2, 2}, DType::Int64, -5, 5), rng.tensor({2, 1}, DType::Int64, -5, 5)}, {}, "int64"},
+                  };
+                },
+                {},
+                ""});
+  // Products rounded once each (0.5 u of each term), then summed in float64 for float32: the
+  // floor of 32 covers at most 8 terms of magnitude <= 4 (stated {4, 2}, as the scaled products).
+  registry.add({"vecdot",
+                [](DType f, SampleRng& rng) {
+                  const Attrs dim0{{"dim", std::int64_t{0}}};
+                  return std::vector<OpSample>{
+                      {{rng.tensor({3, 4}, f), rng.tensor({3, 4}, f)}, {}, "last dim"},
+                      {{rng.tensor({2, 1, 3}, f), rng.tensor({4, 3}, f)}, {}, "batch dims broadcast"},
+                      {{rng.tensor({3, 1}, f), rng.tensor({3, 4}, f)}, {}, "size-1 dim broadcast along dim"},
+                      {{rng.tensor({4}, f), rng.tensor({4}, f)}, {}, "1-D"},
+                      {{rng.strided_tensor({3, 4}, f), rng.strided_tensor({3, 4}, f)}, {}, "non-contiguous"},
+                      {{rng.tensor({2, 0}, f), rng.tensor({2, 0}, f)}, {}, "empty reduced dim gives zeros"},
+                      {{rng.tensor({0, 3}, f), rng.tensor({0, 3}, f)}, {}, "empty batch"},
+                      {{rng.tensor({3, 4}, f), rng.tensor({3, 4}, f)}, dim0, "dim=0"},
+                      {{rng.tensor({2, 3, 4}, f), rng.tensor({3, 4}, f)}, {{"dim", std::int64_t{-2}}}, "dim=-2"},
+                  };
+                },
+                kScaledProductTolerance, ""});
+  // Copies and zeros: exact.
+  registry.add({"diag_embed",
+                [](DType f, SampleRng& rng) {
+                  auto attrs = [](std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
+                    return Attrs{{"offset", offset}, {"dim1", dim1}, {"dim2", dim2}};
+                  };
+                  return std::vector<OpSample>{
+                      {{rng.tensor({3}, f)}, {}, "vector"},
+                      {{rng.tensor({2, 3}, f)}, {}, "batch of vectors"},
+                      {{rng.tensor({3}, f)}, attrs(1, -2, -1), "offset 1"},
+                      {{rng.tensor({2, 2}, f)}, attrs(-2, -2, -1), "offset -2"},
+                      {{rng.tensor({2, 3}, f)}, attrs(0, 0, 2), "dim1=0, dim2=2"},
+                      {{rng.tensor({2, 3}, f)}, attrs(1, -1, 0), "dim1 after dim2, offset 1"},
+                      {{rng.strided_tensor({3, 2}, f)}, {}, "non-contiguous"},
+                      {{rng.tensor({1}, f)}, {}, "1x1"},
+                      {{rng.tensor({0}, f)}, {}, "empty"},
+                      {{rng.tensor({0, 2}, f)}, attrs(1, -2, -1), "empty batch, offset 1"},
+                      {{rng.tensor({2, 3}, DType::Int64, -5, 5)}, {}, "int64"},
+                      {{rng.tensor({3}, DType::Bool)}, {}, "bool"},
+                  };
+                },
+                {},
+                ""});
   // Triangular masks copy or zero each element: exact.
   registry.add({"tril", tril_triu_samples, {}, ""});
   registry.add({"triu", tril_triu_samples, {}, ""});

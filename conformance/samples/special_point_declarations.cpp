@@ -1,9 +1,10 @@
 // The special points of the catalogue's ops (NOTE: [special points]). docs/ops/<family>.md,
 // "Special points", lists them and states which one-sided derivative is specified at each; the AD
 // checks take that value where no limit exists (SPEC AD-8.12). Ops without an entry have none: linear ops (add, sub,
-// the views, cat, gather, the scatters, cumsum, flip, roll, sum, mean, trace, tril, triu), bilinear ones (mul, einsum
-// and the products, linear), ops whose results carry no derivative and whose values have no point of their own
-// (comparisons, logical ops, creation, random draws, the dynamic-shape ops), and where, whose condition is a bool.
+// the views, cat, gather, the scatters, cumsum, flip, roll, sum, mean, trace, tril, triu, diag_embed), bilinear ones
+// (mul, einsum and the products, kron, vecdot, linear; the scaled products declare only beta = 0), ops whose results
+// carry no derivative and whose values have no point of their own (comparisons, logical ops, creation, random draws,
+// the dynamic-shape ops), and where, whose condition is a bool.
 //
 // Points near a pole stay 1e-8 away from it: the gradient checks' finite differences step by
 // 1e-20 and 1e-17 in the oracle dtype, and a point closer than that would see the pole inside
@@ -158,6 +159,7 @@ std::map<std::string, std::vector<SpecialPoint>> reduce_points() {
 std::map<std::string, std::vector<SpecialPoint>> other_points() {
   const Attrs last{{"dim", std::int64_t{-1}}};
   const Attrs mean{{"reduction", std::string("mean")}};
+  const Attrs beta_zero{{"beta", Scalar(std::int64_t{0})}};
   return {
       {"softmax",
        {point("saturation x=+-1000", {at({1000.0, 0.0, -1000.0})}, last),
@@ -183,6 +185,23 @@ std::map<std::string, std::vector<SpecialPoint>> other_points() {
        {point("singular, rank n-1", {at({1.0, 2.0, 2.0, 4.0}, {2, 2})}),
         point("singular, rank n-2 (zero)", {at({0.0, 0.0, 0.0, 0.0}, {2, 2})})}},
       {"slogdet", {point("singular", {at({1.0, 2.0, 2.0, 4.0}, {2, 2})})}},
+      // beta = 0: self is not read (NOTE: [beta = 0 ignores self]), so a NaN or inf in it reaches
+      // neither the value nor any derivative.
+      {"addmm",
+       {point("beta=0 ignores a NaN self",
+              {at({kNan, kInf, 1.0, -kInf}, {2, 2}), at({0.5, -1.0}, {2, 1}), at({1.5, 2.0}, {1, 2})}, beta_zero)}},
+      {"addmv",
+       {point("beta=0 ignores a NaN self",
+              {at({kNan, kInf}, {2}), at({0.5, -1.0, 1.5, 2.0}, {2, 2}), at({-0.5, 1.0}, {2})}, beta_zero)}},
+      {"addr",
+       {point("beta=0 ignores a NaN self",
+              {at({kNan, kInf, 1.0, -kInf}, {2, 2}), at({0.5, -1.0}, {2}), at({1.5, 2.0}, {2})}, beta_zero)}},
+      {"baddbmm",
+       {point("beta=0 ignores a NaN self",
+              {at({kNan, kInf}, {2, 1, 1}), at({0.5, -1.0}, {2, 1, 1}), at({1.5, 2.0}, {2, 1, 1})}, beta_zero)}},
+      {"addbmm",
+       {point("beta=0 ignores a NaN self", {at({kNan}, {1, 1}), at({0.5, -1.0}, {2, 1, 1}), at({1.5, 2.0}, {2, 1, 1})},
+              beta_zero)}},
       {"custom.log1pexp", {point("saturation x=+40", {at({40.0})}), point("negative tail x=-40", {at({-40.0})})}},
   };
 }

@@ -366,6 +366,12 @@ def build_ops() -> dict[str, Impl]:
                      "matmul": jnp.matmul}.items():
         ops[name] = lambda ctx, a, b, fn=fn: fn(a, b)
     ops["trace"] = lambda ctx, x: jnp.trace(x)
+    # JAX has no addmm/addmv/addr/baddbmm/addbmm (their beta = 0 rule has no spelling there) and no
+    # diag_embed: undeclared.
+    ops["kron"] = lambda ctx, a, b: jnp.kron(a, b)
+    ops["tensordot"] = lambda ctx, a, b, dims_self, dims_other: jnp.tensordot(
+        a, b, axes=(tuple(_size(dims_self)), tuple(_size(dims_other))))
+    ops["vecdot"] = lambda ctx, x, y, dim=-1: jnp.linalg.vecdot(x, y, axis=dim)
     ops["tril"] = lambda ctx, x, diagonal=0: jnp.tril(x, diagonal)
     ops["triu"] = lambda ctx, x, diagonal=0: jnp.triu(x, diagonal)
     ops["det"] = lambda ctx, x: jnp.linalg.det(x)

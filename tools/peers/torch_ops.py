@@ -315,6 +315,14 @@ def build_ops() -> Ops:
         fn = getattr(torch, name)
         ops.add(name, lambda a, b, out=None, fn=fn: fn(a, b, **_out(out)), out=name in ("mm", "matmul"))
     ops.add("trace", lambda x: torch.trace(x))
+    for name in ("addmm", "addmv", "addr", "baddbmm", "addbmm"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda x, a, b, beta=1, alpha=1, fn=fn: fn(x, a, b, beta=beta, alpha=alpha))
+    ops.add("kron", lambda a, b: torch.kron(a, b))
+    ops.add("tensordot", lambda a, b, dims_self, dims_other: torch.tensordot(
+        a, b, dims=(_dims(dims_self), _dims(dims_other))))
+    ops.add("vecdot", lambda x, y, dim=-1: torch.linalg.vecdot(x, y, dim=dim))
+    ops.add("diag_embed", lambda x, offset=0, dim1=-2, dim2=-1: torch.diag_embed(x, offset, dim1, dim2))
     for name in ("tril", "triu"):
         fn = getattr(torch, name)
         ops.add(name, lambda x, diagonal=0, out=None, fn=fn: fn(x, diagonal, **_out(out)),
