@@ -100,6 +100,7 @@ void register_unary_samples(OpSampleRegistry& registry);
 void register_binary_samples(OpSampleRegistry& registry);
 void register_reduce_samples(OpSampleRegistry& registry);
 void register_linalg_samples(OpSampleRegistry& registry);
+void register_distance_samples(OpSampleRegistry& registry);
 void register_scan_samples(OpSampleRegistry& registry);
 void register_view_samples(OpSampleRegistry& registry);
 void register_view_copy_samples(OpSampleRegistry& registry);

@@ -206,12 +206,57 @@ std::map<std::string, std::vector<SpecialPoint>> other_points() {
   };
 }
 
+// The norms and distances (docs/ops/distance.md, Special points): where the norm is 0, where an
+// element is 0 for orders below 1, where |x| ties for the inf-norms, and renorm's threshold.
+std::map<std::string, std::vector<SpecialPoint>> distance_points() {
+  auto ord = [](double p) { return Attrs{{"ord", Scalar(p)}}; };
+  auto p_of = [](double p) { return Attrs{{"p", Scalar(p)}}; };
+  auto distance_p = [](double p) { return Attrs{{"p", p}}; };
+  const Attrs at_threshold{{"p", Scalar(2.0)}, {"dim", std::int64_t{0}}, {"maxnorm", Scalar(5.0)}};
+  return {
+      {"vector_norm",
+       {point("zero vector", {at({0.0, 0.0, 0.0})}, ord(2.0)), point("zero vector", {at({0.0, 0.0, 0.0})}, ord(1.0)),
+        point("zero vector", {at({0.0, 0.0, 0.0})}, ord(kInf)), point("zero vector", {at({0.0, 0.0, 0.0})}, ord(0.5)),
+        point("zero element", {at({0.0, 1.5, -2.0})}, ord(-1.0)),
+        point("zero element", {at({1.5, -0.0, -2.0})}, ord(-0.5)),
+        point("tie of |x|", {at({1.5, -1.5, 0.5})}, ord(kInf)),
+        point("tie of |x|", {at({0.5, -0.5, 1.5})}, ord(-kInf))}},
+      {"dist",
+       {point("zero distance", {at({1.5, -2.0, 0.5}), at({1.5, -2.0, 0.5})}, p_of(2.0)),
+        point("zero distance", {at({1.5, -2.0, 0.5}), at({1.5, -2.0, 0.5})}, p_of(kInf)),
+        point("one equal element", {at({1.5, -2.0, 0.5}), at({1.0, -2.0, 0.0})}, p_of(-1.0))}},
+      {"renorm", {point("norm equals maxnorm", {at({3.0, 4.0, 0.6, 0.8}, {2, 2})}, at_threshold)}},
+      // cdist and pdist at a zero distance (derivative 0, every p) and at a tie of the inf-norm,
+      // where each tied element gets the whole sign (NOTE: [cdist and pdist derivatives]). The
+      // matrix-product mode is not sampled at a zero distance: its value there is of order sqrt(eps).
+      {"cdist",
+       {point("zero distance", {at({1.5, -2.0, 0.5, 1.0}, {2, 2}), at({1.5, -2.0}, {1, 2})}, distance_p(2.0)),
+        point("zero distance", {at({1.5, -2.0, 0.5, 1.0}, {2, 2}), at({1.5, -2.0}, {1, 2})}, distance_p(1.0)),
+        point("zero distance", {at({1.5, -2.0, 0.5, 1.0}, {2, 2}), at({1.5, -2.0}, {1, 2})}, distance_p(0.5)),
+        point("zero distance", {at({1.5, -2.0, 0.5, 1.0}, {2, 2}), at({1.5, -2.0}, {1, 2})}, distance_p(3.0)),
+        point("zero distance", {at({1.5, -2.0, 0.5, 1.0}, {2, 2}), at({1.5, -2.0}, {1, 2})}, distance_p(kInf)),
+        point("tie of |x1 - x2|", {at({0.0, 0.0}, {1, 2}), at({1.0, -1.0}, {1, 2})}, distance_p(kInf))}},
+      {"pdist",
+       {point("zero distance", {at({1.5, -2.0, 1.5, -2.0, 0.5, 1.0}, {3, 2})}, distance_p(2.0)),
+        point("zero distance", {at({1.5, -2.0, 1.5, -2.0, 0.5, 1.0}, {3, 2})}, distance_p(kInf)),
+        point("tie of |x_i - x_j|", {at({0.0, 0.0, 1.0, -1.0}, {2, 2})}, distance_p(kInf))}},
+      // cosine_similarity at a zero vector: the norm is clamped to eps in value, and the derivative
+      // treats the divisor as the norm (NOTE: [cosine_similarity eps]).
+      {"cosine_similarity", {point("zero vector", {at({0.0, 0.0, 1.5, -2.0}, {2, 2}), at({3.0, 4.0}, {2})})}},
+      // pairwise_distance at equal inputs: eps keeps the difference off 0; with eps = 0 the norm's
+      // rule gives 0.
+      {"pairwise_distance",
+       {point("equal inputs", {at({1.5, -2.0, 0.5}), at({1.5, -2.0, 0.5})}),
+        point("equal inputs, eps=0", {at({1.5, -2.0, 0.5}), at({1.5, -2.0, 0.5})}, Attrs{{"eps", 0.0}})}},
+  };
+}
+
 }  // namespace
 
 const std::map<std::string, std::vector<SpecialPoint>>& special_point_declarations() {
   static const std::map<std::string, std::vector<SpecialPoint>> declarations = [] {
     std::map<std::string, std::vector<SpecialPoint>> all;
-    for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points}) {
+    for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points}) {
       for (auto& [op, points] : (*family)()) {
         FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
       }

@@ -53,6 +53,7 @@ OpRegistry& OpRegistry::instance() {
     register_binary_ops(*r);
     register_reduce_ops(*r);
     register_linalg_ops(*r);
+    register_distance_ops(*r);
     register_scan_ops(*r);
     register_view_ops(*r);
     register_view_copy_ops(*r);

@@ -162,7 +162,12 @@ Tensor norm_weight(const Tensor& x, const Tensor& norm, double p, const Attrs& a
   const Tensor at_zero_x = ops::eq(x, zero);
   const Tensor scaled =
       ops::mul(ops::sign(x), ops::pow(ops::masked_fill(ops::abs(x), at_zero_x, one), ops::lit(p - 1)));
-  if (p < 1) return ops::mul(ops::masked_fill(scaled, at_zero_x, zero), ops::pow(norm, ops::lit(1 - p)));
+  if (p < 1) {
+    // norm^(1-p) is 0 at a zero norm, where every element is 0 and masked anyway; the stand-in 1
+    // keeps pow's infinite slope at 0 out of the second derivative there.
+    const Tensor scale = ops::masked_fill(ops::pow(safe_norm, ops::lit(1 - p)), at_zero_norm, zero);
+    return ops::mul(ops::masked_fill(scaled, at_zero_x, zero), scale);
+  }
   return ops::masked_fill(ops::div(scaled, ops::pow(safe_norm, ops::lit(p - 1))), at_zero_norm, zero);
 }
 

@@ -31,7 +31,7 @@ JAX_DTYPES = {
 
 _NUMERIC_ATTRS = frozenset(
     {"alpha", "value", "fill_value", "p", "beta", "threshold", "mean", "std", "from", "to", "start", "end", "step",
-     "eps", "label_smoothing", "correction"}
+     "eps", "label_smoothing", "correction", "ord", "maxnorm"}
 )
 
 Impl = Callable[..., Any]
@@ -374,6 +374,18 @@ def build_ops() -> dict[str, Impl]:
     ops["vecdot"] = lambda ctx, x, y, dim=-1: jnp.linalg.vecdot(x, y, axis=dim)
     ops["tril"] = lambda ctx, x, diagonal=0: jnp.tril(x, diagonal)
     ops["triu"] = lambda ctx, x, diagonal=0: jnp.triu(x, diagonal)
+    # Norms and distances (docs/ops/distance.md); JAX has no dist, renorm, cdist, pdist,
+    # cosine_similarity nor pairwise_distance: undeclared. A JAX user
+    # casts before the norm where torch.linalg.vector_norm takes dtype=.
+    ops["vector_norm"] = lambda ctx, x, ord=2, dim=None, keepdim=False, dtype=None: jnp.linalg.vector_norm(
+        x if dtype is None else x.astype(dtype), axis=_axes(dim) or None, keepdims=keepdim, ord=ord)
+    # torch.cross's dim=None (the first dim of size 3) has no JAX spelling: cross stays undeclared.
+    ops["linalg_cross"] = lambda ctx, a, b, dim=-1: jnp.linalg.cross(a, b, axis=dim)
+    ops["diag"] = lambda ctx, x, diagonal=0: jnp.diag(x, diagonal)
+    ops["multi_dot"] = lambda ctx, *tensors: jnp.linalg.multi_dot(list(tensors))
+    ops["cov"] = lambda ctx, x, fweights=None, aweights=None, correction=1: jnp.cov(
+        x, ddof=correction, fweights=fweights, aweights=aweights)
+    ops["corrcoef"] = lambda ctx, x: jnp.corrcoef(x)
     ops["det"] = lambda ctx, x: jnp.linalg.det(x)
     ops["slogdet"] = lambda ctx, x: tuple(jnp.linalg.slogdet(x))
     ops["inverse"] = lambda ctx, x: jnp.linalg.inv(x)

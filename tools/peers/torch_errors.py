@@ -167,7 +167,17 @@ RULES: list[Rule] = [
          r"linalg\.solve: Incompatible shapes of A and B|"
          r"Number of dimensions of tensors must match\.\s+Expected \d+-D tensors|"
          r"source tensor shape must match self tensor shape, excluding the specified dimension|"
-         r"expected src to have a size equal to the slice of self", "shape_mismatch"),
+         r"expected src to have a size equal to the slice of self|"
+         r"no dimension of size 3 in input|linalg\.cross: inputs dimension -?\d+ must have length 3|"
+         r"linalg\.cross: inputs must have the same number of dimensions|"
+         r"renorm: input needs at least 2 dimensions|diag\(\): Supports 1D or 2D tensors|"
+         r"(?:cov|corrcoef)\(\): expected input to have two or fewer dimensions|"
+         r"cov\(\): expected [fa]weights to have the same numel as there are observations|"
+         r"cov\(\): expected [fa]weights to have one or fewer dimensions|"
+         r"multi_dot\(\): tensors \d+ and \d+ with shapes .* cannot be multiplied|"
+         r"multi_dot\(\): tensor \d+ must be 2D|multi_dot\(\): the (?:first|last) tensor must be 1D or 2D|"
+         r"cdist only supports at least 2D tensors|X1 and X2 must have the same number of columns|"
+         r"pdist only supports 2D tensors", "shape_mismatch"),
     Rule(r"Dimension out of range \(expected to be in range of|Dimension specified as -?\d+ but tensor has no "
          r"dimensions|select\(\) cannot be applied to a 0-dim tensor", "dim_out_of_range"),
     Rule(r"index -?\d+ is out of bounds for dimension \d+ with size \d+|index out of range in self|"
@@ -204,7 +214,13 @@ RULES: list[Rule] = [
          r"Expected dtype int64 for index|"
          r"gather\(\): Expected dtype int32/int64 for index|"
          r"scatter\(\): Expected self\.dtype to be equal to src\.dtype|"
-         r"masked_fill_ only supports boolean masks",
+         r"masked_fill_ only supports boolean masks|"
+         r"linalg\.vector_norm: dtype should be floating point or complex|"
+         r"linalg\.vector_norm: the dtype of the input .* should be convertible without narrowing|"
+         r"cov\(\): bool dtype is not supported for input|"
+         r"cov\(\): expected fweights to have integral dtype|cov\(\): expected aweights to have floating point dtype|"
+         r"multi_dot\(\): all tensors must have be the same dtype|"
+         r"expected common dtype to be floating point",
          "dtype_not_supported"),
     Rule(r"rounding_mode must be one of|div expected rounding_mode to be one of|"
          r"torch\.clamp: At least one of 'min' or 'max' must not be None|"
@@ -213,6 +229,10 @@ RULES: list[Rule] = [
          r"reducing over zero-size dimension for reduction operation without identity|"
          r"Expected reduction dim -?\d+ to have non-zero size|"
          r"cannot compute the -?inf norm on the dimension -?\d+ ?because this dimension is empty|"
+         r"linalg\.vector_norm cannot compute the -?[\w.]+ norm on (?:an empty tensor|the dimension)|"
+         r"renorm: non-positive[- ]norm not supported|renorm: expected maxnorm to be >= 0|"
+         r"multi_dot\(\): expected at least 2 tensors|"
+         r"[cp]dist only supports non-negative p values|is not a valid value for compute_mode|"
          r"slice step must be positive|shifts and dimensions must align|duplicate value in the list of dims|"
          r"approximate argument must be either|"
          r"is not a valid value for reduction|dim \d+ appears multiple times in the list of dims|"

@@ -29,7 +29,7 @@ TORCH_DTYPES = {
 # Attributes typed float or Scalar that a case may spell "nan" / "inf" / "-inf".
 _NUMERIC_ATTRS = frozenset(
     {"alpha", "value", "fill_value", "p", "beta", "threshold", "mean", "std", "from", "to", "start", "end", "step",
-     "eps", "label_smoothing", "correction"}
+     "eps", "label_smoothing", "correction", "ord", "maxnorm"}
 )
 
 Impl = Callable[..., Any]
@@ -327,6 +327,24 @@ def build_ops() -> Ops:
         fn = getattr(torch, name)
         ops.add(name, lambda x, diagonal=0, out=None, fn=fn: fn(x, diagonal, **_out(out)),
                 inplace=method(name + "_"), out=True)
+    # Norms and distances (docs/ops/distance.md).
+    ops.add("vector_norm", lambda x, ord=2, dim=None, keepdim=False, dtype=None: torch.linalg.vector_norm(
+        x, ord, dim=None if dim is None or _dims(dim) == [] else _dims(dim), keepdim=keepdim, dtype=dtype))
+    ops.add("dist", lambda a, b, p=2: torch.dist(a, b, p))
+    ops.add("renorm", lambda x, p, dim, maxnorm: torch.renorm(x, p, dim, maxnorm))
+    ops.add("cross", lambda a, b, dim=None: torch.cross(a, b, dim=dim))
+    ops.add("linalg_cross", lambda a, b, dim=-1: torch.linalg.cross(a, b, dim=dim))
+    ops.add("diag", lambda x, diagonal=0: torch.diag(x, diagonal))
+    ops.add("multi_dot", lambda *tensors: torch.linalg.multi_dot(list(tensors)))
+    ops.add("cov", lambda x, fweights=None, aweights=None, correction=1: torch.cov(
+        x, correction=correction, fweights=fweights, aweights=aweights))
+    ops.add("corrcoef", lambda x: torch.corrcoef(x))
+    ops.add("cdist", lambda x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary": torch.cdist(
+        x1, x2, p, compute_mode))
+    ops.add("pdist", lambda x, p=2.0: torch.pdist(x, p))
+    ops.add("cosine_similarity", lambda x1, x2, dim=1, eps=1e-8: F.cosine_similarity(x1, x2, dim, eps))
+    ops.add("pairwise_distance", lambda x1, x2, p=2.0, eps=1e-6, keepdim=False: F.pairwise_distance(
+        x1, x2, p, eps, keepdim))
     ops.add("det", lambda x: torch.linalg.det(x))
     ops.add("slogdet", lambda x: tuple(torch.linalg.slogdet(x)))
     ops.add("inverse", lambda x: torch.linalg.inv(x))
