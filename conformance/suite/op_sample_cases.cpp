@@ -58,7 +58,8 @@ void name_declared_results(const OpDef& op, const SampleCall& call, Case& c) {
   const Attrs attrs = c.program.back().attrs;
   c.program = named.program;
   c.program.back().attrs = attrs;
-  c.outputs = named.outputs;
+  c.outputs.clear();
+  for (std::size_t k = 0; k < count; ++k) c.outputs.push_back(fmt::format("r{}", k));
 }
 
 [[noreturn]] void disagreement(const SampleCall& call, const std::string& what) {
