@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/samples/sample_program.h"
 #include "reference/core/tensor.h"
 #include "reference/ops/attrs.h"
 
@@ -42,6 +43,9 @@ struct OpSample {
   // neighbourhood, saturation, underflow, an infinite input): names that point, as the op's
   // declaration does. Every tier runs such samples through the value, vmap and AD families.
   std::string special_point = {};
+  // The op on the inputs as given, without its spec's domain map (NOTE: [non-unique results]): an
+  // error the op raises itself, or the op's values off its domain (eigh of a non-symmetric input).
+  bool without_domain_map = false;
 };
 
 // How far a float64 (or float32) result may lie from the oracle result rounded to it. The error of
@@ -70,6 +74,10 @@ struct OpSampleSpec {
   // Ops whose float results are not a function of the inputs' float values (argmax of ties, ...)
   // would state why here; empty means the oracle comparison applies.
   std::string oracle_exemption;
+  // Where the op's results are not unique or its domain is smaller than its inputs': the program
+  // (domain map and readout) every check runs instead of the bare op (NOTE: [non-unique results]).
+  // Empty: the bare op.
+  std::function<SampleProgram(const OpSample& sample)> program = {};
 };
 
 class OpSampleRegistry {
@@ -101,6 +109,7 @@ void register_binary_samples(OpSampleRegistry& registry);
 void register_reduce_samples(OpSampleRegistry& registry);
 void register_linalg_samples(OpSampleRegistry& registry);
 void register_distance_samples(OpSampleRegistry& registry);
+void register_linalg_spectral_samples(OpSampleRegistry& registry);
 void register_scan_samples(OpSampleRegistry& registry);
 void register_view_samples(OpSampleRegistry& registry);
 void register_view_copy_samples(OpSampleRegistry& registry);

@@ -31,10 +31,12 @@ struct Outcome {
   std::string message;
 };
 
-Outcome run(const std::string& op, const TensorList& inputs, const Attrs& attrs, std::uint64_t random_seed) {
+// The sample's program (NOTE: [non-unique results]): the bare op unless its spec declares one.
+Outcome run(const OpSampleSpec& spec, const OpSample& sample, const TensorList& inputs, const Attrs& attrs,
+            std::uint64_t random_seed) {
   random::GeneratorScope scope(random_seed);
   try {
-    return {call(op, inputs, attrs), std::nullopt, ""};
+    return {run_program(spec.op, sample_program(spec, sample), inputs, attrs), std::nullopt, ""};
   } catch (const Error& e) {
     return {{}, e.kind(), e.what()};
   }
@@ -91,8 +93,8 @@ SampleVerdict check_meta_agrees(const OpSampleSpec& spec, std::uint64_t seed) {
     // Ops without tensor inputs (creation ops) are placed by their device attribute.
     Attrs meta_attrs = sample.attrs;
     if (op.schema.find_arg("device") != nullptr) meta_attrs.set("device", std::string("meta"));
-    const Outcome on_meta = run(spec.op, meta_inputs, meta_attrs, seed);
-    const Outcome on_cpu = run(spec.op, clone_inputs(sample.inputs), sample.attrs, seed);
+    const Outcome on_meta = run(spec, sample, meta_inputs, meta_attrs, seed);
+    const Outcome on_cpu = run(spec, sample, clone_inputs(sample.inputs), sample.attrs, seed);
     const std::string where = describe(spec, sample, seed);
     if (op.kind == OpKind::DynamicShape || op.kind == OpKind::ScalarExtraction) {
       if (on_meta.error != ErrorKind::DataDependentOnMeta) {
@@ -139,8 +141,8 @@ SampleVerdict check_oracle_agrees(const OpSampleSpec& spec, DType floating, std:
     ++verdict.samples_run;
     const std::string where = describe(spec, sample, seed);
     const TensorList oracle_inputs = convert_floating_inputs(sample.inputs, DType::Oracle);
-    const Outcome low = run(spec.op, clone_inputs(sample.inputs), sample.attrs, seed);
-    const Outcome high = run(spec.op, oracle_inputs, sample.attrs, seed);
+    const Outcome low = run(spec, sample, clone_inputs(sample.inputs), sample.attrs, seed);
+    const Outcome high = run(spec, sample, oracle_inputs, sample.attrs, seed);
     if (low.error != high.error) {
       verdict.failures.push_back(fmt::format("{}: {} gives {} but oracle gives {}", where, dtype_name(floating),
                                              low.error ? low.message : "a result",

@@ -126,11 +126,12 @@ std::optional<AdCheckSample> checkable_sample(const std::string& name, const OpD
   // Derivatives are checked where the op's values are finite and keep the inputs' dtype: a
   // NaN result (sqrt of a negative) has no derivative to check, and a result cast to another
   // dtype (to_dtype, sum(dtype=...)) is not a function the oracle can extend.
-  OpFunction f{name, s.sample.attrs, s.sample.inputs, s.floating, {}};
+  OpFunction f{name, s.sample.attrs, s.sample.inputs, s.floating, {}, samples::sample_program(*s.spec, s.sample)};
   std::size_t result_count = 0;
   bool checkable = true;
   try {
-    const TensorList out = call(op, samples::clone_inputs(s.sample.inputs), s.sample.attrs);
+    const TensorList out =
+        samples::run_program(op.name(), f.program, samples::clone_inputs(s.sample.inputs), s.sample.attrs);
     result_count = out.size();
     for (std::size_t r = 0; r < out.size(); ++r) {
       if (!is_floating(out[r].dtype())) continue;
@@ -177,7 +178,8 @@ std::optional<AdCheckSample> shrunk(const AdCheckSample& original) {
   const OpDef& op = OpRegistry::instance().get(original.f.op);
   TensorList original_results;
   try {
-    original_results = call(op, samples::clone_inputs(original.s.sample.inputs), original.s.sample.attrs);
+    original_results = samples::run_program(op.name(), original.f.program,
+                                            samples::clone_inputs(original.s.sample.inputs), original.s.sample.attrs);
   } catch (const Error&) {
     return std::nullopt;
   }
@@ -191,7 +193,7 @@ std::optional<AdCheckSample> shrunk(const AdCheckSample& original) {
       if (!candidate || candidate->f.results != original.f.results) continue;
       TensorList results;
       try {
-        results = call(op, samples::clone_inputs(cut.inputs), cut.attrs);
+        results = samples::run_program(op.name(), candidate->f.program, samples::clone_inputs(cut.inputs), cut.attrs);
       } catch (const Error&) {
         continue;
       }

@@ -11,7 +11,7 @@ namespace funcspec::conformance::ad {
 TensorList OpFunction::run(const TensorList& args) const {
   TensorList all = inputs;
   for (std::size_t k = 0; k < floating.size(); ++k) all[floating[k]] = args[k];
-  const TensorList out = call(op, all, attrs);
+  const TensorList out = samples::run_program(op, program, all, attrs);
   TensorList chosen;
   for (std::size_t r : results) chosen.push_back(out.at(r));
   return chosen;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/samples/sample_program.h"
 #include "reference/core/tensor.h"
 #include "reference/ops/attrs.h"
 #include "reference/transforms/autodiff.h"
@@ -19,13 +20,16 @@ namespace funcspec::conformance::ad {
 using transforms::PyFunction;
 using transforms::PyTree;
 
-// An op call as a function of its floating tensor inputs; the other inputs stay fixed.
+// An op call as a function of its floating tensor inputs; the other inputs stay fixed. The call
+// is the sample's program (NOTE: [non-unique results]): readout ∘ op ∘ domain, the bare op where
+// the sample's spec declares none, so every derivative checked is one of that program.
 struct OpFunction {
   std::string op;
   Attrs attrs;
   TensorList inputs;                  // the sample's, with floating ones in the computing dtype
   std::vector<std::size_t> floating;  // positions of the differentiated inputs
-  std::vector<std::size_t> results;   // positions of the floating results
+  std::vector<std::size_t> results;   // positions of the floating results (of the program)
+  samples::SampleProgram program = {};
 
   TensorList run(const TensorList& args) const;
   PyFunction tuple_function() const;

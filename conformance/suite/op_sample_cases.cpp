@@ -23,12 +23,13 @@ struct Outcome {
   std::string message;
 };
 
-Outcome run_sample(const std::string& op, const TensorList& inputs, const Attrs& attrs, std::uint64_t seed) {
+Outcome run_sample(const SampleCall& sample_call, const TensorList& inputs, const Attrs& attrs, std::uint64_t seed) {
   random::GeneratorScope scope(seed);
   Outcome outcome;
   outcome.inputs_after = inputs;
   try {
-    outcome.outputs = call(op, inputs, attrs);
+    outcome.outputs = samples::run_program(
+        sample_call.spec->op, samples::sample_program(*sample_call.spec, sample_call.sample), inputs, attrs);
   } catch (const Error& e) {
     outcome.error = e.kind();
     outcome.message = e.what();
@@ -48,12 +49,17 @@ std::vector<std::size_t> mutated_inputs(const OpDef& op, std::size_t input_count
   return positions;
 }
 
-// An op that raises returns nothing to count, so its results are named after its schema.
-void name_declared_results(const OpDef& op, Case& c) {
-  c.program[0].outs.clear();
-  const std::size_t count = std::max<std::size_t>(1, op.schema.returns.size());
-  for (std::size_t k = 0; k < count; ++k) c.program[0].outs.push_back(fmt::format("r{}", k));
-  c.outputs = c.program[0].outs;
+// An op that raises returns nothing to count, so its results are named after its schema (and its
+// program's readout, NOTE: [non-unique results]).
+void name_declared_results(const OpDef& op, const SampleCall& call, Case& c) {
+  const std::size_t declared = std::max<std::size_t>(1, op.schema.returns.size());
+  const std::size_t count = samples::program_result_count(samples::sample_program(*call.spec, call.sample), declared);
+  const Case named = one_step_case(call, c.id, c.clauses, c.tier, count);
+  const Attrs attrs = c.program.back().attrs;
+  c.program = named.program;
+  c.program.back().attrs = attrs;
+  c.outputs.clear();
+  for (std::size_t k = 0; k < count; ++k) c.outputs.push_back(fmt::format("r{}", k));
 }
 
 [[noreturn]] void disagreement(const SampleCall& call, const std::string& what) {
@@ -65,6 +71,29 @@ void name_declared_results(const OpDef& op, Case& c) {
 
 std::string sample_input_name(std::size_t i) { return fmt::format("x{}", i); }
 
+std::vector<OpCall> program_calls(const std::string& op, const samples::SampleProgram& program, const Attrs& attrs,
+                                  const std::vector<std::optional<std::string>>& inputs,
+                                  const std::vector<std::string>& results, const std::string& prefix) {
+  const samples::RenamedProgram renamed = samples::renamed_program(op, program, attrs, inputs, results, prefix);
+  std::vector<OpCall> calls;
+  for (std::size_t k = 0; k < renamed.steps.size(); ++k) {
+    const samples::ProgramStep& step = renamed.steps[k];
+    OpCall c{step.outs, step.op, {}, step.attrs};
+    if (k == renamed.op_step) {
+      c.args = renamed.op_args;
+    } else {
+      c.args.assign(step.args.begin(), step.args.end());
+    }
+    calls.push_back(std::move(c));
+  }
+  return calls;
+}
+
+TensorList run_sample_program(const SampleCall& call, const TensorList& inputs) {
+  return samples::run_program(call.spec->op, samples::sample_program(*call.spec, call.sample), inputs,
+                              call.sample.attrs);
+}
+
 Case one_step_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier,
                    std::size_t result_count) {
   Case c;
@@ -72,20 +101,21 @@ Case one_step_case(const SampleCall& call, const std::string& id, std::vector<st
   c.clauses = std::move(clauses);
   c.tier = tier;
   c.seed = call.seed;
-  OpCall step;
-  step.op = call.spec->op;
-  step.attrs = call.sample.attrs;
+  std::vector<std::optional<std::string>> args;
   for (std::size_t i = 0; i < call.sample.inputs.size(); ++i) {
     const Tensor& input = call.sample.inputs[i];
     if (!input.defined()) {
-      step.args.push_back(std::nullopt);
+      args.push_back(std::nullopt);
       continue;
     }
     c.inputs.push_back(case_input_of(sample_input_name(i), input));
-    step.args.push_back(sample_input_name(i));
+    args.push_back(sample_input_name(i));
   }
-  for (std::size_t k = 0; k < result_count; ++k) step.outs.push_back(fmt::format("r{}", k));
-  c.program.push_back(std::move(step));
+  std::vector<std::string> results;
+  for (std::size_t k = 0; k < result_count; ++k) results.push_back(fmt::format("r{}", k));
+  const samples::SampleProgram program = samples::sample_program(*call.spec, call.sample);
+  c.program = program_calls(call.spec->op, program, call.sample.attrs, args, results, "p_");
+  program.add_clauses_to(c.clauses);
   return c;
 }
 
@@ -93,10 +123,9 @@ Case op_value_case(const SampleCall& call, const std::string& id, std::vector<st
   const OpDef& op = OpRegistry::instance().get(call.spec->op);
   const TensorList& inputs = call.sample.inputs;
   // The dtypes and shapes the op produces at the sample's precision; values come from the oracle.
-  const Outcome low = run_sample(op.name(), samples::clone_inputs(inputs), call.sample.attrs, call.seed);
-  const Outcome high =
-      run_sample(op.name(), samples::clone_inputs(samples::convert_floating_inputs(inputs, DType::Oracle)),
-                 call.sample.attrs, call.seed);
+  const Outcome low = run_sample(call, samples::clone_inputs(inputs), call.sample.attrs, call.seed);
+  const Outcome high = run_sample(call, samples::clone_inputs(samples::convert_floating_inputs(inputs, DType::Oracle)),
+                                  call.sample.attrs, call.seed);
   if (low.error != high.error)
     disagreement(call, fmt::format("{} at {} but {} in the oracle dtype", low.error ? low.message : "a result",
                                    dtype_name(call.floating), high.error ? high.message : "a result"));
@@ -105,7 +134,7 @@ Case op_value_case(const SampleCall& call, const std::string& id, std::vector<st
   c.description = fmt::format("{} [{}] with {} inputs: ", op.name(), call.sample.label, dtype_name(call.floating));
   if (low.error) {
     c.description += "the op must raise this error kind";
-    name_declared_results(op, c);
+    name_declared_results(op, call, c);
     c.expect.error = low.error;
     return c;
   }
@@ -120,7 +149,7 @@ Case op_value_case(const SampleCall& call, const std::string& id, std::vector<st
     c.expect.values.push_back(std::move(value));
     c.outputs.push_back(name);
   };
-  for (std::size_t k = 0; k < low.outputs.size(); ++k) expect(c.program[0].outs[k], low.outputs[k], high.outputs[k]);
+  for (std::size_t k = 0; k < low.outputs.size(); ++k) expect(fmt::format("r{}", k), low.outputs[k], high.outputs[k]);
   // What the op wrote into its inputs is part of its result (in-place and out= ops).
   for (std::size_t position : mutated_inputs(op, inputs.size())) {
     if (!inputs[position].defined()) continue;
@@ -137,7 +166,7 @@ Case op_value_case(const SampleCall& call, const std::string& id, std::vector<st
 
 Case op_meta_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier) {
   const OpDef& op = OpRegistry::instance().get(call.spec->op);
-  const Outcome on_cpu = run_sample(op.name(), samples::clone_inputs(call.sample.inputs), call.sample.attrs, call.seed);
+  const Outcome on_cpu = run_sample(call, samples::clone_inputs(call.sample.inputs), call.sample.attrs, call.seed);
   Case c = one_step_case(call, id, std::move(clauses), tier, on_cpu.outputs.size());
   c.device = Device::Meta;
   for (CaseInput& input : c.inputs) {
@@ -148,8 +177,8 @@ Case op_meta_case(const SampleCall& call, const std::string& id, std::vector<std
   }
   // Creation ops have no tensor input to take the device from.
   if (op.schema.find_arg("device") != nullptr) c.program[0].attrs.set("device", std::string("meta"));
-  c.outputs = c.program[0].outs;
-  if (on_cpu.error) name_declared_results(op, c);
+  for (std::size_t k = 0; k < on_cpu.outputs.size(); ++k) c.outputs.push_back(fmt::format("r{}", k));
+  if (on_cpu.error) name_declared_results(op, call, c);
   if (op.kind == OpKind::DynamicShape || op.kind == OpKind::ScalarExtraction) {
     c.description =
         fmt::format("{} [{}] on meta: the result needs values meta does not have", op.name(), call.sample.label);

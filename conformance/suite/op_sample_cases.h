@@ -6,6 +6,7 @@
 // backend is held to the exact values (where the op is exact) or to the oracle within the bound
 // the catalogue states, never to the reference's own float64 rounding.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,18 @@ SampleDraw draw_samples(const samples::OpSampleSpec& spec, DType floating, std::
 // The name of the sample's input i in a case: x0, x1, ...
 std::string sample_input_name(std::size_t i);
 
-// The case skeleton: the sample's inputs (x0, x1, ...), one call of the op with the sample's
-// attributes, its results named r0, r1, ...; no outputs or expectation yet.
+// The sample's program (NOTE: [non-unique results]) as case steps: its input i is `inputs[i]`
+// (nullopt: absent), its results are written to `results`, and its other names get `prefix`.
+std::vector<OpCall> program_calls(const std::string& op, const samples::SampleProgram& program, const Attrs& attrs,
+                                  const std::vector<std::optional<std::string>>& inputs,
+                                  const std::vector<std::string>& results, const std::string& prefix);
+
+// The sample's program on `inputs` (the sample's, in any dtype): the bare op unless its spec declares one.
+TensorList run_sample_program(const SampleCall& call, const TensorList& inputs);
+
+// The case skeleton: the sample's inputs (x0, x1, ...), the call of the op with the sample's
+// attributes (inside its program, NOTE: [non-unique results]), its results (the program's) named
+// r0, r1, ...; no outputs or expectation yet.
 Case one_step_case(const SampleCall& call, const std::string& id, std::vector<std::string> clauses, Tier tier,
                    std::size_t result_count);
 

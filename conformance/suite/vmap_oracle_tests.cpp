@@ -203,8 +203,10 @@ std::vector<oracles::BatchLevel> levels_of(const Batching& batching, std::int64_
 // Example e's results: the op on the example's inputs (copies, so an in-place op writes its own).
 // An op that draws random numbers (a composite like dropout, an in-place random op) must be
 // refused by vmap's default randomness='error', so that is the example's error.
-TensorList op_on_example(const OpDef& op, const TensorList& inputs, const Attrs& attrs) {
-  TensorList results = call(op, samples::clone_inputs(inputs), attrs);
+TensorList op_on_example(const samples::OpSampleSpec& spec, const samples::OpSample& sample, const TensorList& inputs,
+                         const Attrs& attrs) {
+  TensorList results =
+      samples::run_program(spec.op, samples::sample_program(spec, sample), samples::clone_inputs(inputs), attrs);
   if (random::current_generator().draw_calls() != 0) throw Error(ErrorKind::VmapRandomness, "draws random numbers");
   return results;
 }
@@ -220,8 +222,9 @@ bool writes_an_unbatched_input(const OpDef& op, const Batching& batching) {
 }
 
 // draws[d] is example d's sample (same index, other values).
-Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& draws, const Batching& batching,
-                      const samples::OracleTolerance& tolerance, const std::string& id, Tier tier, std::uint64_t seed) {
+Case vmap_oracle_case(const OpDef& op, const samples::OpSampleSpec& spec, const std::vector<samples::OpSample>& draws,
+                      const Batching& batching, const samples::OracleTolerance& tolerance, const std::string& id,
+                      Tier tier, std::uint64_t seed) {
   const samples::OpSample& first = draws.front();
   const std::size_t n = first.inputs.size();
   const std::int64_t examples = batching.nested ? batching.batch_size * batching.batch_size : batching.batch_size;
@@ -237,20 +240,21 @@ Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& dra
 
   // Example e of input i: draw e of the sample (unbatched inputs: draw 0).
   auto example_input = [&](std::size_t i, std::int64_t e) { return draws[static_cast<std::size_t>(e)].inputs[i]; };
-  OpCall step{{}, op.name(), {}, first.attrs};
-  OpCall on_copies{{}, op.name(), {}, first.attrs};  // SecondCallOnCopies: op(u0, u1, ...)
+  // The op's arguments in the vmapped call, and in the SecondCallOnCopies call op(u0, u1, ...).
+  std::vector<std::optional<std::string>> step_args;
+  std::vector<std::optional<std::string>> on_copies_args;
   const bool second_call = batching.unbatched == Batching::Unbatched::SecondCallOnCopies;
   DimSpec in_dims;
   in_dims.form = DimSpec::Form::ByName;
   for (std::size_t i = 0; i < n; ++i) {
     const std::string name = fmt::format("x{}", i);
     if (!first.inputs[i].defined()) {
-      step.args.push_back(std::nullopt);
-      on_copies.args.push_back(std::nullopt);
+      step_args.push_back(std::nullopt);
+      on_copies_args.push_back(std::nullopt);
       continue;
     }
-    step.args.push_back(name);
-    on_copies.args.push_back(fmt::format("u{}", i));
+    step_args.push_back(name);
+    on_copies_args.push_back(fmt::format("u{}", i));
     if (!batching.in_dims[i]) {
       c.inputs.push_back(case_input_of(name, first.inputs[i]));
       in_dims.by_name.emplace_back(name, std::nullopt);
@@ -289,9 +293,9 @@ Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& dra
     return inputs;
   };
   const auto example_results = [&](const TensorList& inputs) {
-    TensorList results = op_on_example(op, inputs, first.attrs);
+    TensorList results = op_on_example(spec, first, inputs, first.attrs);
     if (second_call) {
-      for (Tensor& r : op_on_example(op, first.inputs, first.attrs)) results.push_back(std::move(r));
+      for (Tensor& r : op_on_example(spec, first, first.inputs, first.attrs)) results.push_back(std::move(r));
     }
     return results;
   };
@@ -312,13 +316,18 @@ Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& dra
   const std::size_t result_count =
       oracle.error ? std::max<std::size_t>(1, op.schema.returns.size()) : oracle.results.size();
   const std::size_t batched_results = second_call && !oracle.error ? result_count / 2 : result_count;
-  for (std::size_t k = 0; k < batched_results; ++k) step.outs.push_back(fmt::format("r{}", k));
-  c.program.push_back(step);
-  c.outputs = step.outs;
+  // The op inside its sample's program (NOTE: [non-unique results]).
+  const samples::SampleProgram program = samples::sample_program(spec, first);
+  std::vector<std::string> step_results;
+  for (std::size_t k = 0; k < batched_results; ++k) step_results.push_back(fmt::format("r{}", k));
+  c.program = program_calls(op.name(), program, first.attrs, step_args, step_results, "p_");
+  c.outputs = step_results;
   if (second_call && !oracle.error) {
-    for (std::size_t k = 0; k < result_count - batched_results; ++k) on_copies.outs.push_back(fmt::format("s{}", k));
-    c.program.push_back(on_copies);
-    c.outputs.insert(c.outputs.end(), on_copies.outs.begin(), on_copies.outs.end());
+    std::vector<std::string> on_copies_results;
+    for (std::size_t k = 0; k < result_count - batched_results; ++k) on_copies_results.push_back(fmt::format("s{}", k));
+    for (OpCall& step : program_calls(op.name(), program, first.attrs, on_copies_args, on_copies_results, "q_"))
+      c.program.push_back(std::move(step));
+    c.outputs.insert(c.outputs.end(), on_copies_results.begin(), on_copies_results.end());
   }
   VmapTransform vmap;
   vmap.in_dims = in_dims;
@@ -352,6 +361,7 @@ Case vmap_oracle_case(const OpDef& op, const std::vector<samples::OpSample>& dra
       c.expect.values.push_back(std::move(value));
     }
   }
+  program.add_clauses_to(c.clauses);
   return c;
 }
 
@@ -409,7 +419,9 @@ void add_vmap_oracle_tests(const SuiteOptions& options, ConformanceTests& tests)
         std::optional<std::vector<std::int64_t>> result_ranks;
         try {
           random::GeneratorScope scope(options.seed);
-          const TensorList results = call(*op, samples::clone_inputs(draws[0][index].inputs), draws[0][index].attrs);
+          const TensorList results =
+              samples::run_program(name, samples::sample_program(spec, draws[0][index]),
+                                   samples::clone_inputs(draws[0][index].inputs), draws[0][index].attrs);
           if (results.empty()) continue;
           if (random::current_generator().draw_calls() == 0) {
             result_ranks.emplace();
@@ -432,10 +444,11 @@ void add_vmap_oracle_tests(const SuiteOptions& options, ConformanceTests& tests)
                           dtype_name(floating), index, id_slug(draws[0][index].label), batching.name);
           std::vector<samples::OpSample> examples;
           for (const auto& draw : draws) examples.push_back(draw[index]);
-          tests.push_back({id, clauses_of(batching), tier, "op sample database",
-                           [op, examples, batching, tolerance = spec.tolerance, id, tier, seed = options.seed]() {
-                             return vmap_oracle_case(*op, examples, batching, tolerance, id, tier, seed);
-                           }});
+          tests.push_back(
+              {id, clauses_of(batching), tier, "op sample database",
+               [op, spec = &spec, examples, batching, tolerance = spec.tolerance, id, tier, seed = options.seed]() {
+                 return vmap_oracle_case(*op, *spec, examples, batching, tolerance, id, tier, seed);
+               }});
         }
       }
     }

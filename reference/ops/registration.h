@@ -10,6 +10,8 @@ void register_reduce_ops(OpRegistry& registry);
 void register_linalg_ops(OpRegistry& registry);
 // Norms and distances (distance.cpp), composites over norm and the linalg products.
 void register_distance_ops(OpRegistry& registry);
+// The spectral linalg ops (eigh, eigvalsh), registered by register_linalg_ops.
+void register_linalg_spectral_ops(OpRegistry& registry);
 void register_scan_ops(OpRegistry& registry);
 void register_view_ops(OpRegistry& registry);
 // The copying twins of the views and their scatters (NOTE: [view copies]); after the views.

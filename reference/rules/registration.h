@@ -8,6 +8,7 @@ void register_unary_rules(RuleAttacher& attach);
 void register_binary_rules(RuleAttacher& attach);
 void register_reduce_rules(RuleAttacher& attach);
 void register_linalg_rules(RuleAttacher& attach);
+void register_linalg_spectral_rules(RuleAttacher& attach);
 void register_scan_rules(RuleAttacher& attach);
 void register_view_rules(RuleAttacher& attach);
 void register_view_copy_rules(RuleAttacher& attach);

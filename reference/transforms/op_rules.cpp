@@ -128,6 +128,7 @@ void register_rules(OpRegistry& catalogue) {
   register_binary_rules(attach);
   register_reduce_rules(attach);
   register_linalg_rules(attach);
+  register_linalg_spectral_rules(attach);
   register_scan_rules(attach);
   register_view_rules(attach);
   register_view_copy_rules(attach);

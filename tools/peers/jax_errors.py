@@ -102,6 +102,7 @@ RULES: list[Rule] = [
     Rule(r"AxisError|axis -?\d+ is out of bounds for array of dimension", "dim_out_of_range"),
     Rule(r"index -?\d+ is out of bounds for axis -?\d+ with size", "index_out_of_range"),
     Rule(r"cannot reshape array of size", "invalid_argument"),
+    Rule(r"UPLO must be one of None, 'L', or 'U'", "invalid_argument"),
     # A repeated dim where dims must each appear once (permute, diagonal's dim1 == dim2).
     Rule(r"transpose permutation isn't a permutation of operand dimensions", "invalid_argument"),
     Rule(r"duplicate value in 'axis'|zero-size array to reduction operation \w+ which has no identity|"

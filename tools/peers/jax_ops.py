@@ -389,6 +389,8 @@ def build_ops() -> dict[str, Impl]:
     ops["det"] = lambda ctx, x: jnp.linalg.det(x)
     ops["slogdet"] = lambda ctx, x: tuple(jnp.linalg.slogdet(x))
     ops["inverse"] = lambda ctx, x: jnp.linalg.inv(x)
+    ops["eigh"] = lambda ctx, a, UPLO="L": tuple(jnp.linalg.eigh(a, UPLO=UPLO))
+    ops["eigvalsh"] = lambda ctx, a, UPLO="L": jnp.linalg.eigvalsh(a, UPLO=UPLO)
 
     @op("solve")
     def solve(ctx, a, b, left=True):

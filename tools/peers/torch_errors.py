@@ -165,6 +165,7 @@ RULES: list[Rule] = [
          r"shape '\[[-\d, ]*\]' is invalid for input of size \d+|"
          r"cannot reshape tensor of 0 elements into shape .* because the unspecified dimension size -1 can be any|"
          r"linalg\.solve: Incompatible shapes of A and B|"
+         r"The input tensor (?:A )?must have at least 2 dimensions|"
          r"Number of dimensions of tensors must match\.\s+Expected \d+-D tensors|"
          r"source tensor shape must match self tensor shape, excluding the specified dimension|"
          r"expected src to have a size equal to the slice of self|"
@@ -223,6 +224,7 @@ RULES: list[Rule] = [
          r"expected common dtype to be floating point",
          "dtype_not_supported"),
     Rule(r"rounding_mode must be one of|div expected rounding_mode to be one of|"
+         r"Expected UPLO argument to be 'L' or 'U'|"
          r"torch\.clamp: At least one of 'min' or 'max' must not be None|"
          r"clamp called but both min and max are none!|"
          r"alpha argument of type <class '\w+'> cannot be safely cast to type|"

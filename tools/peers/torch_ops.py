@@ -349,6 +349,8 @@ def build_ops() -> Ops:
     ops.add("slogdet", lambda x: tuple(torch.linalg.slogdet(x)))
     ops.add("inverse", lambda x: torch.linalg.inv(x))
     ops.add("solve", lambda a, b, left=True: torch.linalg.solve(a, b, left=left))
+    ops.add("eigh", lambda a, UPLO="L": tuple(torch.linalg.eigh(a, UPLO=UPLO)))
+    ops.add("eigvalsh", lambda a, UPLO="L": torch.linalg.eigvalsh(a, UPLO=UPLO))
 
     # Composites (docs/ops/composite.md).
     ops.add("softmax", lambda x, dim: torch.softmax(x, dim))

@@ -715,6 +715,28 @@ TEST(CudaLinalgLu, NanPropagatesAsOnTheCpu) {
   expect_identical(ops::slogdet(same_view_on_cuda(a)).first, ops::slogdet(a).first, "slogdet sign");
 }
 
+// eigh: the cpu's Jacobi routine (reference/backends/common/linalg_jacobi.h) runs on the device, one
+// thread per matrix, without fused multiply-adds; sqrt and division are correctly rounded on both.
+TEST(CudaLinalgSpectral, EighIsTheCpuBits) {
+  FUNCSPEC_REQUIRE_GPU();
+  Values values(12);
+  for (DType dtype : {DType::Float32, DType::Float64}) {
+    for (const Shape& shape : kSquareShapes) {
+      for (Layout layout : kLayouts) {
+        for (const char* uplo : {"L", "U"}) {
+          const Tensor a = random_matrices(values, shape, dtype, layout);
+          const std::string what = std::string(dtype_name(dtype)) + " " + shape_to_string(shape) + " " +
+                                   layout_name(layout) + " UPLO=" + uplo;
+          const TensorList on_cpu = call("eigh", {a}, {{"UPLO", std::string(uplo)}});
+          const TensorList on_cuda = call("eigh", {same_view_on_cuda(a)}, {{"UPLO", std::string(uplo)}});
+          expect_identical(on_cuda[0], on_cpu[0], "eigenvalues " + what);
+          expect_identical(on_cuda[1], on_cpu[1], "eigenvectors " + what);
+        }
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The GEMM plan, replayed on the host (runs without a GPU in any build with the CUDA backend).
 
