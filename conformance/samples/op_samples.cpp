@@ -91,6 +91,7 @@ OpSampleRegistry& OpSampleRegistry::mutable_instance() {
     register_binary_samples(*r);
     register_reduce_samples(*r);
     register_linalg_samples(*r);
+    register_linalg_lu_samples(*r);
     register_scan_samples(*r);
     register_view_samples(*r);
     register_view_copy_samples(*r);
