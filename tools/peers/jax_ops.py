@@ -404,6 +404,8 @@ def build_ops() -> dict[str, Impl]:
     def lu(ctx, a, pivot=True):
         if not pivot:
             raise Unsupported("jax.scipy.linalg.lu has no pivot=False")
+        if _ndim(a) != 2:
+            raise Unsupported("jax.scipy.linalg.lu factors one matrix, not a batch")
         return tuple(jax.scipy.linalg.lu(a))
 
     @op("lu_solve")
@@ -416,7 +418,11 @@ def build_ops() -> dict[str, Impl]:
         return jnp.swapaxes(x, -1, -2)
 
     ops["matrix_exp"] = lambda ctx, x: jax.scipy.linalg.expm(x)
-    ops["matrix_exp_frechet"] = lambda ctx, a, e: jax.scipy.linalg.expm_frechet(a, e, compute_expm=False)
+    @op("matrix_exp_frechet")
+    def matrix_exp_frechet(ctx, a, e):
+        if jnp.shape(a) != jnp.shape(e) or _ndim(a) != 2:
+            raise Unsupported("jax.scipy.linalg.expm_frechet takes two matrices of one shape, neither batches nor broadcasting")
+        return jax.scipy.linalg.expm_frechet(a, e, compute_expm=False)
 
     # Composites JAX itself has.
     ops["softmax"] = lambda ctx, x, dim: jax.nn.softmax(x, axis=dim)
