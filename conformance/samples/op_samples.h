@@ -110,6 +110,8 @@ void register_reduce_samples(OpSampleRegistry& registry);
 void register_linalg_samples(OpSampleRegistry& registry);
 void register_distance_samples(OpSampleRegistry& registry);
 void register_linalg_spectral_samples(OpSampleRegistry& registry);
+// lu_factor, lu, lu_solve, matrix_exp (linalg_lu_samples.cpp).
+void register_linalg_lu_samples(OpSampleRegistry& registry);
 void register_scan_samples(OpSampleRegistry& registry);
 void register_view_samples(OpSampleRegistry& registry);
 void register_view_copy_samples(OpSampleRegistry& registry);

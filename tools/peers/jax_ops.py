@@ -17,6 +17,7 @@ from typing import Any, Callable, Optional
 
 import jax
 import jax.numpy as jnp
+import jax.scipy.linalg
 import jax.scipy.special as jsp
 import numpy as np
 
@@ -403,6 +404,39 @@ def build_ops() -> dict[str, Impl]:
             b = b if vector else jnp.swapaxes(b, -1, -2)
         x = jnp.linalg.solve(a, b[..., None])[..., 0] if vector else jnp.linalg.solve(a, b)
         return x if left or vector else jnp.swapaxes(x, -1, -2)
+
+    @op("lu_factor")
+    def lu_factor(ctx, a, pivot=True):
+        # jax.scipy.linalg.lu_factor always pivots and returns SciPy's 0-based int32 pivots; the spec's
+        # are LAPACK's 1-based ones as int64 (SPEC OPS-6.1).
+        if not pivot:
+            raise Unsupported("jax.scipy.linalg.lu_factor has no pivot=False")
+        lu, pivots = jax.scipy.linalg.lu_factor(a)
+        return lu, (pivots + 1).astype(jnp.int64)
+
+    @op("lu")
+    def lu(ctx, a, pivot=True):
+        if not pivot:
+            raise Unsupported("jax.scipy.linalg.lu has no pivot=False")
+        if _ndim(a) != 2:
+            raise Unsupported("jax.scipy.linalg.lu factors one matrix, not a batch")
+        return tuple(jax.scipy.linalg.lu(a))
+
+    @op("lu_solve")
+    def lu_solve(ctx, lu, pivots, b, left=True, adjoint=False):
+        # SciPy's 0-based pivots; X·A = B is Aᵀ·Xᵀ = Bᵀ, the spelling the solve mapping uses too.
+        factors = (lu, (pivots - 1).astype(jnp.int32))
+        if left:
+            return jax.scipy.linalg.lu_solve(factors, b, trans=1 if adjoint else 0)
+        x = jax.scipy.linalg.lu_solve(factors, jnp.swapaxes(b, -1, -2), trans=0 if adjoint else 1)
+        return jnp.swapaxes(x, -1, -2)
+
+    ops["matrix_exp"] = lambda ctx, x: jax.scipy.linalg.expm(x)
+    @op("matrix_exp_frechet")
+    def matrix_exp_frechet(ctx, a, e):
+        if jnp.shape(a) != jnp.shape(e) or _ndim(a) != 2:
+            raise Unsupported("jax.scipy.linalg.expm_frechet takes two matrices of one shape, neither batches nor broadcasting")
+        return jax.scipy.linalg.expm_frechet(a, e, compute_expm=False)
 
     # Composites JAX itself has.
     ops["softmax"] = lambda ctx, x, dim: jax.nn.softmax(x, axis=dim)

@@ -35,6 +35,11 @@ _NUMERIC_ATTRS = frozenset(
 Impl = Callable[..., Any]
 
 
+def _lu_pivot(pivot, a):
+    if not pivot and not a.is_cuda:
+        raise Unsupported(f"PyTorch {torch.__version__} factors without pivoting on CUDA only")
+
+
 def torch_dtype(name: Optional[str]) -> Optional[torch.dtype]:
     if name is None:
         return None
@@ -351,6 +356,22 @@ def build_ops() -> Ops:
     ops.add("solve", lambda a, b, left=True: torch.linalg.solve(a, b, left=left))
     ops.add("eigh", lambda a, UPLO="L": tuple(torch.linalg.eigh(a, UPLO=UPLO)))
     ops.add("eigvalsh", lambda a, UPLO="L": torch.linalg.eigvalsh(a, UPLO=UPLO))
+
+    def lu_factor(a, pivot=True):
+        # lu_factor's pivots are int32 in PyTorch; the spec's are int64 with the same values (SPEC OPS-6.1).
+        _lu_pivot(pivot, a)
+        lu, pivots = torch.linalg.lu_factor(a, pivot=pivot)
+        return lu, pivots.long()
+
+    def lu(a, pivot=True):
+        _lu_pivot(pivot, a)
+        return tuple(torch.linalg.lu(a, pivot=pivot))
+
+    ops.add("lu_factor", lu_factor)
+    ops.add("lu", lu)
+    ops.add("lu_solve", lambda lu, pivots, b, left=True, adjoint=False: torch.linalg.lu_solve(
+        lu, pivots.int(), b, left=left, adjoint=adjoint))
+    ops.add("matrix_exp", lambda x: torch.linalg.matrix_exp(x))
 
     # Composites (docs/ops/composite.md).
     ops.add("softmax", lambda x, dim: torch.softmax(x, dim))

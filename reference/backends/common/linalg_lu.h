@@ -49,17 +49,26 @@ FUNCSPEC_HOST_DEVICE void swap_values(T& x, T& y) {
   y = held;
 }
 
-// Factors the n×n row-major matrix `a` in place (it becomes LuFactorization::lu) and fills
-// `row_of` (n entries, LuFactorization::row_of).
+// Factors the m×n row-major matrix `a` in place, for any m and n (NOTE: [LU with partial
+// pivoting], with min(m, n) elimination steps; a square matrix takes exactly the steps it always
+// took): `a` becomes U on and above its diagonal and L's multipliers below, `row_of` (m entries)
+// the row permutation, and `pivots` (min(m, n) entries, or null) LAPACK's getrf pivots: at step k
+// rows k and pivots[k] - 1 were swapped (1-based, so an unswapped row k has pivots[k] = k + 1).
+// Without `pivoting` no row is swapped (the pivot is the diagonal entry, whatever it is: a zero
+// one leaves its column as a zero pivot does above).
 template <typename T>
-FUNCSPEC_HOST_DEVICE LuPivoting lu_factor_in_place(T* a, std::int64_t n, std::int64_t* row_of) {
+FUNCSPEC_HOST_DEVICE LuPivoting lu_factor_rectangular_in_place(T* a, std::int64_t m, std::int64_t n,
+                                                               std::int64_t* row_of, std::int64_t* pivots,
+                                                               bool pivoting = true) {
   LuPivoting result;
-  for (std::int64_t i = 0; i < n; ++i) row_of[i] = i;
-  for (std::int64_t k = 0; k < n; ++k) {
+  for (std::int64_t i = 0; i < m; ++i) row_of[i] = i;
+  const std::int64_t steps = m < n ? m : n;
+  for (std::int64_t k = 0; k < steps; ++k) {
     std::int64_t pivot = k;
-    for (std::int64_t i = k + 1; i < n; ++i) {
+    for (std::int64_t i = k + 1; pivoting && i < m; ++i) {
       if (pivot_beats(a[i * n + k], a[pivot * n + k])) pivot = i;
     }
+    if (pivots != nullptr) pivots[k] = pivot + 1;
     if (pivot != k) {
       for (std::int64_t j = 0; j < n; ++j) swap_values(a[k * n + j], a[pivot * n + j]);
       swap_values(row_of[k], row_of[pivot]);
@@ -69,13 +78,20 @@ FUNCSPEC_HOST_DEVICE LuPivoting lu_factor_in_place(T* a, std::int64_t n, std::in
       if (result.zero_pivot < 0) result.zero_pivot = k;
       continue;
     }
-    for (std::int64_t i = k + 1; i < n; ++i) {
+    for (std::int64_t i = k + 1; i < m; ++i) {
       const T multiplier = a[i * n + k] / a[k * n + k];
       a[i * n + k] = multiplier;
       for (std::int64_t j = k + 1; j < n; ++j) a[i * n + j] -= multiplier * a[k * n + j];
     }
   }
   return result;
+}
+
+// Factors the n×n row-major matrix `a` in place (it becomes LuFactorization::lu) and fills
+// `row_of` (n entries, LuFactorization::row_of).
+template <typename T>
+FUNCSPEC_HOST_DEVICE LuPivoting lu_factor_in_place(T* a, std::int64_t n, std::int64_t* row_of) {
+  return lu_factor_rectangular_in_place(a, n, n, row_of, static_cast<std::int64_t*>(nullptr));
 }
 
 template <typename T>
