@@ -100,6 +100,8 @@ void register_unary_samples(OpSampleRegistry& registry);
 void register_binary_samples(OpSampleRegistry& registry);
 void register_reduce_samples(OpSampleRegistry& registry);
 void register_linalg_samples(OpSampleRegistry& registry);
+// The triangular and Cholesky ops (linalg_triangular_samples.cpp), called by register_linalg_samples.
+void register_linalg_triangular_samples(OpSampleRegistry& registry);
 void register_scan_samples(OpSampleRegistry& registry);
 void register_view_samples(OpSampleRegistry& registry);
 void register_view_copy_samples(OpSampleRegistry& registry);

@@ -570,6 +570,7 @@ void register_linalg_ops(OpRegistry& registry) {
   register_tensor_products(registry);
   register_triangular(registry);
   register_lu_ops(registry);
+  register_linalg_triangular_ops(registry);
 }
 
 }  // namespace funcspec

@@ -8,6 +8,8 @@ void register_unary_ops(OpRegistry& registry);
 void register_binary_ops(OpRegistry& registry);
 void register_reduce_ops(OpRegistry& registry);
 void register_linalg_ops(OpRegistry& registry);
+// The triangular and Cholesky ops (linalg_triangular.cpp), called by register_linalg_ops.
+void register_linalg_triangular_ops(OpRegistry& registry);
 void register_scan_ops(OpRegistry& registry);
 void register_view_ops(OpRegistry& registry);
 // The copying twins of the views and their scatters (NOTE: [view copies]); after the views.

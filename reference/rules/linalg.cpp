@@ -17,6 +17,7 @@
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
 #include "reference/rules/batching_helpers.h"
+#include "reference/rules/registration.h"
 #include "reference/transforms/op_rules.h"
 #include "reference/transforms/vmap_interpreter.h"
 
@@ -297,6 +298,8 @@ void register_linalg_rules(RuleAttacher& attach) {
     FUNCSPEC_INTERNAL_ASSERT(!c.linear[0], "solve is linear in B only, with A constant");
     return {Tensor(), call_one("solve", {matrix_transpose(c.inputs[0]), c.cotangents[0]}, c.attrs)};
   });
+
+  register_linalg_triangular_rules(attach);
 }
 
 }  // namespace funcspec::transforms

@@ -8,6 +8,8 @@ void register_unary_rules(RuleAttacher& attach);
 void register_binary_rules(RuleAttacher& attach);
 void register_reduce_rules(RuleAttacher& attach);
 void register_linalg_rules(RuleAttacher& attach);
+// The triangular and Cholesky ops' rules (linalg_triangular.cpp), called by register_linalg_rules.
+void register_linalg_triangular_rules(RuleAttacher& attach);
 void register_scan_rules(RuleAttacher& attach);
 void register_view_rules(RuleAttacher& attach);
 void register_view_copy_rules(RuleAttacher& attach);

@@ -17,6 +17,7 @@ from typing import Any, Callable, Optional
 
 import jax
 import jax.numpy as jnp
+import jax.scipy.linalg as jsl
 import jax.scipy.special as jsp
 import numpy as np
 
@@ -389,6 +390,15 @@ def build_ops() -> dict[str, Impl]:
             b = b if vector else jnp.swapaxes(b, -1, -2)
         x = jnp.linalg.solve(a, b[..., None])[..., 0] if vector else jnp.linalg.solve(a, b)
         return x if left or vector else jnp.swapaxes(x, -1, -2)
+
+    @op("solve_triangular")
+    def solve_triangular(ctx, a, b, upper, left=True, unitriangular=False):
+        # jax.scipy.linalg.solve_triangular solves from the left only: X·T = B is Tᵀ·Xᵀ = Bᵀ, which
+        # trans=1 solves with the same triangle of a.
+        if left:
+            return jsl.solve_triangular(a, b, lower=not upper, unit_diagonal=unitriangular)
+        x = jsl.solve_triangular(a, jnp.swapaxes(b, -1, -2), trans=1, lower=not upper, unit_diagonal=unitriangular)
+        return jnp.swapaxes(x, -1, -2)
 
     # Composites JAX itself has.
     ops["softmax"] = lambda ctx, x, dim: jax.nn.softmax(x, axis=dim)

@@ -331,6 +331,8 @@ def build_ops() -> Ops:
     ops.add("slogdet", lambda x: tuple(torch.linalg.slogdet(x)))
     ops.add("inverse", lambda x: torch.linalg.inv(x))
     ops.add("solve", lambda a, b, left=True: torch.linalg.solve(a, b, left=left))
+    ops.add("solve_triangular", lambda a, b, upper, left=True, unitriangular=False: torch.linalg.solve_triangular(
+        a, b, upper=upper, left=left, unitriangular=unitriangular))
 
     # Composites (docs/ops/composite.md).
     ops.add("softmax", lambda x, dim: torch.softmax(x, dim))
