@@ -1,4 +1,5 @@
-// Samples of the triangular and Cholesky ops of the linalg family (solve_triangular).
+// Samples of the triangular and Cholesky ops of the linalg family (solve_triangular, cholesky,
+// cholesky_ex).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -112,10 +113,119 @@ std::vector<OpSample> solve_triangular_samples(DType f, SampleRng& rng) {
   return out;
 }
 
+// A batch of symmetric positive-definite n×n matrices M·Mᵀ + n·I, M's entries in [-1, 1): the
+// eigenvalues lie in [n, n + n²] (||M||₂ <= n), so cond₂ <= n + 1 and ||A||₂ <= n + n². Row and
+// column i are scaled by scale^i (D·A·D, 1: not at all). `transposed` swaps the last two dims'
+// strides (the same values: A is symmetric, but laid out column-major).
+Tensor spd_matrices(SampleRng& rng, const Shape& batch, std::int64_t n, DType dtype, bool transposed = false,
+                    double scale = 1.0) {
+  Shape shape = batch;
+  shape.insert(shape.end(), {n, n});
+  const std::int64_t count = numel_of(batch);
+  std::vector<double> values;
+  for (std::int64_t b = 0; b < count; ++b) {
+    std::vector<double> m(static_cast<std::size_t>(n * n));
+    for (double& v : m) v = rng.uniform(-1.0, 1.0);
+    for (std::int64_t i = 0; i < n; ++i) {
+      for (std::int64_t j = 0; j < n; ++j) {
+        double sum = i == j ? static_cast<double>(n) : 0.0;
+        for (std::int64_t k = 0; k < n; ++k)
+          sum += m[static_cast<std::size_t>(i * n + k)] * m[static_cast<std::size_t>(j * n + k)];
+        values.push_back(sum * std::pow(scale, static_cast<double>(i + j)));
+      }
+    }
+  }
+  const Tensor a = from_vector(values, shape, dtype);
+  if (!transposed) return a;
+  Strides strides = a.strides();
+  std::swap(strides[strides.size() - 1], strides[strides.size() - 2]);
+  return Tensor::view_of(a, shape, strides, 0);
+}
+
+// Cholesky is backward stable: L̂·L̂ᵀ = A + ΔA with |ΔA| <= γ_{n+1}·|L̂|·|L̂ᵀ| and
+// || |L||Lᵀ| ||₂ <= n·||A||₂ (Higham, Thm 10.3, 10.4), and Sun's perturbation bound gives
+// ||ΔL||_F <= 2^-1/2·cond₂(A)·||L||₂·||ΔA||_F / ||A||₂ to first order. For the samples above with
+// n <= 4: cond₂ <= 5, γ_5 = 2.5 eps, and ||ΔA||_F <= 2·n·γ_5·||A||₂ (a factor 2 for Frobenius against
+// the 2-norm at n = 4): ||ΔL|| <= 0.71·5·20·eps·||L||₂ = 71 eps·||L||₂, ||L||₂ <= (n + n²)^1/2 <= 4.5.
+// Stated 80 eps of the floor 4.5. The graded sample (D·A·D, D = diag(1, 1e-2, 1e-4), cond₂ about
+// 5e8) has the factor D·L, computed with the same relative roundings (Cholesky is invariant under
+// symmetric diagonal scaling, Demmel), so its errors are D times those of the unscaled A. float32
+// runs the same algorithm in float32: the same count of its eps.
+constexpr OracleTolerance kCholeskyTolerance{80.0, 80.0, 4.5, 0.0};
+
+std::vector<OpSample> cholesky_samples(DType f, SampleRng& rng) {
+  const Attrs upper{{"upper", true}};
+  return {
+      {{spd_matrices(rng, {}, 3, f)}, {}, "3x3"},
+      {{spd_matrices(rng, {}, 3, f)}, upper, "upper, 3x3"},
+      {{spd_matrices(rng, {2}, 3, f)}, {}, "batched"},
+      {{spd_matrices(rng, {2, 2}, 4, f)}, upper, "upper, batched 4x4"},
+      {{spd_matrices(rng, {}, 4, f, true)}, {}, "non-contiguous"},
+      {{spd_matrices(rng, {}, 3, f, true)}, upper, "upper, non-contiguous"},
+      {{spd_matrices(rng, {}, 1, f)}, {}, "1x1"},
+      {{spd_matrices(rng, {}, 0, f)}, {}, "0x0"},
+      {{spd_matrices(rng, {0}, 3, f)}, upper, "empty batch"},
+      {{spd_matrices(rng, {}, 3, f, false, 1e-2)}, {}, "ill-conditioned: graded by 1e-2 (cond about 5e8)"},
+      // Only the lower triangle is read: the upper one holds values that would make A indefinite.
+      {{from_values({4, -9, 9, 2, 5, -9, 2, 1, 6}, {3, 3}, f)}, {}, "the other triangle is not read"},
+      {{from_values({4, 2, 2, -9, 5, 1, 9, -9, 6}, {3, 3}, f)}, upper, "upper, the other triangle is not read"},
+  };
+}
+
+std::vector<OpSample> cholesky_ex_samples(DType f, SampleRng& rng) {
+  std::vector<OpSample> out = cholesky_samples(f, rng);
+  out.push_back({{spd_matrices(rng, {}, 3, f)}, {{"check_errors", true}}, "check_errors=True, positive-definite"});
+  // A matrix that is not positive-definite has an info and a partial factor (NOTE: [Cholesky
+  // factorization]) but no derivative: OPS-SEMANTICS/cholesky_ex/* checks its values, not the
+  // sample families, whose AD checks would differentiate it.
+  return out;
+}
+
+// cholesky_solve and cholesky_inverse take a factor: the dominant matrices above, whose triangles are
+// dominant by rows and by columns (|diagonal| >= n + 1 > the n - 1 off-diagonal magnitudes of a row
+// or a column, margin 2), so ||T⁻¹||∞ and ||T⁻¹||₁ = ||T⁻ᵀ||∞ are at most 1/2. cholesky_solve is two
+// substitutions: Y = T⁻¹·B with error <= 9 eps·||Y||∞ (||Y||∞ <= 1, as for solve_triangular), then
+// X = T⁻ᵀ·Y, which carries that error times ||T⁻ᵀ||∞ <= 1/2 and adds its own 9 eps·||X||∞
+// (||X||∞ <= 1/2): under 10 eps absolute, stated 32 of the floor 1. cholesky_inverse is M = T⁻¹
+// (columns within 9 eps of ||M|| <= 1/2), then Mᵀ·M or M·Mᵀ as an einsum (float32 carried in float64):
+// entries <= 1/4 within about 2·9·(1/2)·eps + n·u/4: stated 32 of the floor 1 too.
+constexpr OracleTolerance kCholeskySolveTolerance{32.0, 32.0, 1.0, 0.0};
+
+std::vector<OpSample> cholesky_solve_samples(DType f, SampleRng& rng) {
+  const Attrs upper{{"upper", true}};
+  return {
+      {{rng.tensor({3, 1}, f), dominant_matrices(rng, {}, 3, f)}, {}, "3x3"},
+      {{rng.tensor({3, 1}, f), dominant_matrices(rng, {}, 3, f)}, upper, "upper, 3x3"},
+      {{rng.tensor({2, 3, 2}, f), dominant_matrices(rng, {2}, 3, f)}, {}, "batched"},
+      {{rng.tensor({2, 4, 2}, f), dominant_matrices(rng, {}, 4, f)}, upper, "upper, factor broadcast over B's batch"},
+      {{rng.tensor({3, 1, 2}, f), dominant_matrices(rng, {2, 1}, 1, f)}, {}, "batch dims broadcast, 1x1"},
+      {{rng.strided_tensor({4, 2}, f), dominant_matrices(rng, {}, 4, f, true)}, {}, "non-contiguous"},
+      {{rng.tensor({0, 2}, f), dominant_matrices(rng, {}, 0, f)}, {}, "0x0 factor"},
+      {{rng.tensor({0, 3, 2}, f), dominant_matrices(rng, {0}, 3, f)}, upper, "empty batch"},
+  };
+}
+
+std::vector<OpSample> cholesky_inverse_samples(DType f, SampleRng& rng) {
+  const Attrs upper{{"upper", true}};
+  return {
+      {{dominant_matrices(rng, {}, 3, f)}, {}, "3x3"},
+      {{dominant_matrices(rng, {}, 3, f)}, upper, "upper, 3x3"},
+      {{dominant_matrices(rng, {2}, 3, f)}, {}, "batched"},
+      {{dominant_matrices(rng, {2}, 4, f, true)}, upper, "upper, non-contiguous"},
+      {{dominant_matrices(rng, {}, 1, f)}, {}, "1x1"},
+      {{dominant_matrices(rng, {}, 0, f)}, {}, "0x0"},
+      {{dominant_matrices(rng, {0}, 3, f)}, {}, "empty batch"},
+  };
+}
+
 }  // namespace
 
 void register_linalg_triangular_samples(OpSampleRegistry& registry) {
   registry.add({"solve_triangular", solve_triangular_samples, kTriangularSolveTolerance, ""});
+  registry.add({"cholesky", cholesky_samples, kCholeskyTolerance, ""});
+  registry.add({"cholesky_ex", cholesky_ex_samples, kCholeskyTolerance, ""});
+  registry.add({"cholesky_solve", cholesky_solve_samples, kCholeskySolveTolerance, ""});
+  registry.add({"cholesky_inverse", cholesky_inverse_samples, kCholeskySolveTolerance, ""});
 }
 
 }  // namespace funcspec::samples

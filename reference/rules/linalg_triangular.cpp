@@ -1,4 +1,5 @@
-// Transform rules of the triangular and Cholesky ops of the linalg family (solve_triangular).
+// Transform rules of the triangular and Cholesky ops of the linalg family (solve_triangular,
+// cholesky, cholesky_ex).
 // Batching: the ops act on the last two dims and take any leading dims as a batch, so the vmap batch
 // goes to the front and the op runs once. The derivatives are written with ops that have rules of
 // their own (solve_triangular itself, tril/triu, einsum), so higher orders follow.
@@ -22,6 +23,33 @@ Tensor triangle_read(const Tensor& a, const Attrs& attrs) {
   return call_one(upper ? "triu" : "tril", {a}, {{"diagonal", diagonal}});
 }
 
+// The symmetric matrix whose factor cholesky computes: A's lower triangle mirrored onto the upper
+// one (upper: the upper triangle mirrored down).
+Tensor symmetric_from_triangle(const Tensor& a, bool upper) {
+  const std::string mask = upper ? "triu" : "tril";
+  const Tensor strict = call_one(mask, {a}, {{"diagonal", std::int64_t{upper ? 1 : -1}}});
+  return ops::add(call_one(mask, {a}, {{"diagonal", std::int64_t{0}}}), swap_matrix_dims(strict));
+}
+
+// NOTE: [Cholesky jvp]
+// cholesky is f(S(A)), S the symmetric matrix of the triangle read (symmetric_from_triangle) and f
+// the factorization of a symmetric matrix. L Lᵀ = S gives dL Lᵀ + L dLᵀ = dS, i.e.
+// L⁻¹ dL + (L⁻¹ dL)ᵀ = L⁻¹ dS L⁻ᵀ with L⁻¹ dL lower triangular, so dL = L Φ(L⁻¹ dS L⁻ᵀ), Φ keeping the
+// strict lower part and half the diagonal. L⁻¹ dS L⁻ᵀ is L⁻¹ (L⁻¹ dS)ᵀ (dS is symmetric): two lower
+// triangular solves. An upper factor U = Lᵀ takes the transposed tangent. Only the triangle read
+// moves the result, so the engine's vjp, this rule's transpose, is zero on the other triangle.
+Tensor cholesky_tangent(const Tensor& factor, const Tensor& tangent, bool upper) {
+  const Tensor lower = upper ? swap_matrix_dims(factor) : factor;
+  const Attrs lower_left{{"upper", false}};
+  const Tensor half = call_one("solve_triangular", {lower, symmetric_from_triangle(tangent, upper)}, lower_left);
+  const Tensor m = call_one("solve_triangular", {lower, swap_matrix_dims(half)}, lower_left);
+  const Tensor phi = ops::mul(ops::add(call_one("tril", {m}, {{"diagonal", std::int64_t{0}}}),
+                                       call_one("tril", {m}, {{"diagonal", std::int64_t{-1}}})),
+                              ops::lit(0.5));
+  const Tensor d_lower = ops::einsum("...ij,...jk->...ik", {lower, phi});
+  return upper ? swap_matrix_dims(d_lower) : d_lower;
+}
+
 }  // namespace
 
 void register_linalg_triangular_rules(RuleAttacher& attach) {
@@ -33,6 +61,21 @@ void register_linalg_triangular_rules(RuleAttacher& attach) {
                  const Tensor b = rules::materialize_batch(in.at(1), context.batch_size);
                  return rules::batched_at_front(call("solve_triangular", {a, b}, attrs));
                });
+  for (const char* name : {"cholesky", "cholesky_ex"}) {
+    const std::string op = name;
+    attach.batch(op, [op](const BatchedValues& in, const Attrs& attrs, const BatchContext&) -> BatchedValues {
+      rules::check_examples(op, in, attrs);
+      return rules::batched_at_front(call(op, {rules::batch_to_front(in.at(0))}, attrs));
+    });
+  }
+  attach.jvp("cholesky", [](const JvpCall& c) -> TensorList {
+    return {cholesky_tangent(c.outputs[0], c.tangents[0], c.attrs.get_bool("upper"))};
+  });
+  // info is an integer result: no tangent.
+  attach.jvp("cholesky_ex", [](const JvpCall& c) -> TensorList {
+    return {cholesky_tangent(c.outputs[0], c.tangents[0], c.attrs.get_bool("upper")), Tensor()};
+  });
+
   // T X = B with T = tri(A) gives T dX = dB - tri(dA) X (X T = B: dX T = dB - X tri(dA)), tri the
   // triangle the op reads: entries of A it never reads move nothing. The inputs are canonical.
   attach.jvp("solve_triangular", [](const JvpCall& c) -> TensorList {

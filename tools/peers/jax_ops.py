@@ -400,6 +400,12 @@ def build_ops() -> dict[str, Impl]:
         x = jsl.solve_triangular(a, jnp.swapaxes(b, -1, -2), trans=1, lower=not upper, unit_diagonal=unitriangular)
         return jnp.swapaxes(x, -1, -2)
 
+    # jax.scipy.linalg.cholesky reads one triangle, as LAPACK (jnp.linalg.cholesky symmetrizes its
+    # input first); cholesky_ex has no JAX counterpart and stays undeclared.
+    ops["cholesky"] = lambda ctx, a, upper=False: jsl.cholesky(a, lower=not upper)
+    ops["cholesky_solve"] = lambda ctx, b, factor, upper=False: jsl.cho_solve((factor, not upper), b)
+    # cholesky_inverse: undeclared (JAX has none).
+
     # Composites JAX itself has.
     ops["softmax"] = lambda ctx, x, dim: jax.nn.softmax(x, axis=dim)
     ops["log_softmax"] = lambda ctx, x, dim: jax.nn.log_softmax(x, axis=dim)

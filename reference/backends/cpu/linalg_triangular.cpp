@@ -2,6 +2,7 @@
 
 #include <span>
 
+#include "reference/backends/common/linalg_cholesky.h"
 #include "reference/backends/common/linalg_triangular_solve.h"
 #include "reference/backends/common/matrix_layout.h"
 #include "reference/core/strided_loop.h"
@@ -42,6 +43,24 @@ void solve_triangular(const Tensor& a, const Tensor& b, const Tensor& x, bool up
                            common::triangular_substitute(pa + at[0], ma.row_stride, ma.col_stride, ma.rows,
                                                          upper_as_left, unitriangular, column, mx.row_stride);
                          }
+                       });
+  });
+}
+
+void cholesky(const Tensor& a, const Tensor& l, const Tensor& info, bool upper) {
+  using triangular_detail::leading_dims;
+  visit_floating_dtype(a.dtype(), [&]<typename T>() {
+    const T* pa = a.data<T>();
+    T* pl = l.data<T>();
+    std::int64_t* pinfo = info.data<std::int64_t>();
+    // The upper factor is the lower one of the transposed layouts (NOTE: [Cholesky factorization]).
+    const common::MatrixLayout ma = upper ? common::trailing_matrix(a).transposed() : common::trailing_matrix(a);
+    const common::MatrixLayout ml = upper ? common::trailing_matrix(l).transposed() : common::trailing_matrix(l);
+    for_each_offset<3>(leading_dims(a.shape(), 2),
+                       {leading_dims(a.strides(), 2), leading_dims(l.strides(), 2), std::span(info.strides())},
+                       [&](const std::array<std::int64_t, 3>& at) {
+                         pinfo[at[2]] = common::cholesky_factor(pa + at[0], ma.row_stride, ma.col_stride, ma.rows,
+                                                                pl + at[1], ml.row_stride, ml.col_stride);
                        });
   });
 }

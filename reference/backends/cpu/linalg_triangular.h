@@ -10,4 +10,9 @@ namespace funcspec::cpu {
 // b and x are [*, n, k] (left) or [*, k, n] (!left), all three with the same batch dims [*].
 void solve_triangular(const Tensor& a, const Tensor& b, const Tensor& x, bool upper, bool left, bool unitriangular);
 
+// l = the Cholesky factor of each matrix of `a` ([*, n, n]) from its lower triangle, or with `upper`
+// the upper factor from its upper triangle (NOTE: [Cholesky factorization]); info ([*], int64) = 0,
+// or the order of the first leading minor that is not positive-definite.
+void cholesky(const Tensor& a, const Tensor& l, const Tensor& info, bool upper);
+
 }  // namespace funcspec::cpu

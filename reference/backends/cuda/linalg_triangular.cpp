@@ -53,4 +53,16 @@ void solve_triangular(const Tensor& a, const Tensor& b, const Tensor& x, bool up
   });
 }
 
+void cholesky(const Tensor& a, const Tensor& l, const Tensor& info, bool upper) {
+  using namespace triangular_glue;
+  const Geometry batch = geometry_of(info.shape(), "cholesky");
+  visit_floating_on_cuda(a.dtype(), [&]<typename T>() {
+    // The upper factor is the lower one of the transposed layouts, as in cpu::cholesky.
+    const common::MatrixLayout ma = upper ? common::trailing_matrix(a).transposed() : common::trailing_matrix(a);
+    const common::MatrixLayout ml = upper ? common::trailing_matrix(l).transposed() : common::trailing_matrix(l);
+    launch_cholesky<T>(batch, batched_matrices<T, const T>(a, ma), batched_matrices<T, T>(l, ml),
+                       strided_view_of<std::int64_t>(info, "cholesky"));
+  });
+}
+
 }  // namespace funcspec::cuda

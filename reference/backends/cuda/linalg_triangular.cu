@@ -4,6 +4,7 @@
 // (reference/CMakeLists.txt), so that no `v -= a * x` is fused and the bits agree with the cpu's.
 #include <cstdint>
 
+#include "reference/backends/common/linalg_cholesky.h"
 #include "reference/backends/common/linalg_triangular_solve.h"
 #include "reference/backends/cuda/kernel_launch.h"
 #include "reference/backends/cuda/linalg_triangular_launch.h"
@@ -33,6 +34,15 @@ __global__ void solve_triangular_kernel(Geometry batch, BatchedMatrices<const T>
   }
 }
 
+template <typename T>
+__global__ void cholesky_kernel(Geometry batch, BatchedMatrices<const T> a, BatchedMatrices<T> l,
+                                StridedView<std::int64_t> info) {
+  FUNCSPEC_GRID_STRIDE_LOOP(b, batch.numel) {
+    element_at(info, b, batch) = common::cholesky_factor(matrix_at(a, b, batch), a.row_stride, a.col_stride, a.rows,
+                                                         matrix_at(l, b, batch), l.row_stride, l.col_stride);
+  }
+}
+
 // One thread per matrix: blocks of 64 threads so that small batches still spread over the SMs.
 constexpr int kThreadsPerTriangularBlock = 64;
 
@@ -52,6 +62,18 @@ void launch_solve_triangular(const Geometry& batch, BatchedMatrices<const T> a, 
   check_launch("solve_triangular kernel launch");
 }
 
+template <typename T>
+void launch_cholesky(const Geometry& batch, BatchedMatrices<const T> a, BatchedMatrices<T> l,
+                     StridedView<std::int64_t> info) {
+  if (batch.numel == 0) return;
+  FUNCSPEC_LAUNCH(triangular_blocks(batch.numel), kThreadsPerTriangularBlock, cholesky_kernel<T>)(batch, a, l, info);
+  check_launch("cholesky kernel launch");
+}
+
+template void launch_cholesky<float>(const Geometry&, BatchedMatrices<const float>, BatchedMatrices<float>,
+                                     StridedView<std::int64_t>);
+template void launch_cholesky<double>(const Geometry&, BatchedMatrices<const double>, BatchedMatrices<double>,
+                                      StridedView<std::int64_t>);
 template void launch_solve_triangular<float>(const Geometry&, BatchedMatrices<const float>,
                                              BatchedMatrices<const float>, BatchedMatrices<float>, bool, bool);
 template void launch_solve_triangular<double>(const Geometry&, BatchedMatrices<const double>,

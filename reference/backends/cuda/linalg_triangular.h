@@ -6,5 +6,6 @@
 namespace funcspec::cuda {
 
 void solve_triangular(const Tensor& a, const Tensor& b, const Tensor& x, bool upper, bool left, bool unitriangular);
+void cholesky(const Tensor& a, const Tensor& l, const Tensor& info, bool upper);
 
 }  // namespace funcspec::cuda

@@ -15,4 +15,11 @@ template <typename T>
 void launch_solve_triangular(const Geometry& batch, BatchedMatrices<const T> a, BatchedMatrices<const T> b,
                              BatchedMatrices<T> x, bool upper, bool unitriangular);
 
+// For every matrix of the batch (one thread each): l = common::cholesky_factor of `a` (both already
+// laid out for a lower factor: the host glue transposes them for upper=True), and info (a view over
+// `batch`) = its result. float and double.
+template <typename T>
+void launch_cholesky(const Geometry& batch, BatchedMatrices<const T> a, BatchedMatrices<T> l,
+                     StridedView<std::int64_t> info);
+
 }  // namespace funcspec::cuda

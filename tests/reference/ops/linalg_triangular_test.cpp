@@ -130,5 +130,100 @@ TEST(LinalgSolveTriangular, RefusesBadShapesAndDtypes) {
                   ErrorKind::DtypeNotSupported, "same dtype");
 }
 
+// ---------------------------------------------------------------------------------------------
+// cholesky, cholesky_ex
+
+Attrs upper_factor(bool upper) { return {{"upper", upper}}; }
+
+TEST(LinalgCholesky, FactorsFromTheLowerTriangleOrTheUpperOne) {
+  // [[4, 2], [2, 5]]: L00 = 2, L10 = 2 / 2 = 1, L11 = sqrt(5 - 1) = 2; the 100s are never read.
+  EXPECT_THAT(values(call_one("cholesky", {from_values({4, 100, 2, 5}, {2, 2})})), ElementsAre(2, 0, 1, 2));
+  EXPECT_THAT(values(call_one("cholesky", {from_values({4, 2, 100, 5}, {2, 2})}, upper_factor(true))),
+              ElementsAre(2, 1, 0, 2));
+}
+
+TEST(LinalgCholesky, ANonPositivePivotRaisesNamingTheOrderAndTheBatchElement) {
+  // The second matrix: L00 = 1, L10 = 2, pivot 1 - 4 = -3.
+  const Tensor a = from_values({4, 2, 2, 5, 1, 2, 2, 1}, {2, 2, 2});
+  expect_op_error("cholesky", {a}, {}, ErrorKind::NotPositiveDefinite, "batch element 1");
+  expect_op_error("cholesky", {a}, {}, ErrorKind::NotPositiveDefinite, "order 2");
+  // A zero pivot and a NaN fail too.
+  expect_op_error("cholesky", {from_values({0}, {1, 1})}, {}, ErrorKind::NotPositiveDefinite, "order 1");
+  expect_op_error("cholesky", {from_values({testing_support::kNaN}, {1, 1})}, {}, ErrorKind::NotPositiveDefinite,
+                  "order 1");
+}
+
+TEST(LinalgCholeskyEx, ReportsTheFailingOrderAndLeavesThePartialFactor) {
+  // [[4, 2, 1], [2, -1, 3], [1, 3, 7]]: column 0 is [2, 1, 0.5]; the second pivot is -1 - 1 = -2.
+  const Tensor a = from_values({4, 2, 1, 2, -1, 3, 1, 3, 7}, {3, 3});
+  const TensorList lower = call("cholesky_ex", {a});
+  EXPECT_THAT(values(lower[0]), ElementsAre(2, 0, 0, 1, -2, 0, 0.5, 3, 7));
+  EXPECT_EQ(lower[1].dtype(), DType::Int64);
+  EXPECT_THAT(lower[1].to_vector<std::int64_t>(), ElementsAre(2));
+  const TensorList upper = call("cholesky_ex", {a}, upper_factor(true));
+  EXPECT_THAT(values(upper[0]), ElementsAre(2, 1, 0.5, 0, -2, 3, 0, 0, 7));
+  EXPECT_THAT(upper[1].to_vector<std::int64_t>(), ElementsAre(2));
+  expect_op_error("cholesky_ex", {a}, {{"check_errors", true}}, ErrorKind::NotPositiveDefinite, "order 2");
+  const TensorList fine = call("cholesky_ex", {from_values({4, 2, 2, 5}, {2, 2})}, {{"check_errors", true}});
+  EXPECT_THAT(fine[1].to_vector<std::int64_t>(), ElementsAre(0));
+}
+
+TEST(LinalgCholesky, EmptyMatricesAndBatches) {
+  const TensorList zero_by_zero = call("cholesky_ex", {Tensor::empty({2, 0, 0}, DType::Float64)});
+  EXPECT_EQ(zero_by_zero[0].shape(), (Shape{2, 0, 0}));
+  EXPECT_THAT(zero_by_zero[1].to_vector<std::int64_t>(), ElementsAre(0, 0));
+  EXPECT_EQ(call_one("cholesky", {Tensor::empty({0, 3, 3}, DType::Float64)}).shape(), (Shape{0, 3, 3}));
+}
+
+TEST(LinalgCholesky, GradientLiesOnTheTriangleRead) {
+  // y = L11 = sqrt(a11 - a10² / a00) at [[4, 2], [2, 5]] (L11 = 2): dy/da00 = a10² / (2 L11 a00²) = 1/16,
+  // dy/da10 = -a10 / (L11 a00) = -1/4, dy/da11 = 1 / (2 L11) = 1/4; the other triangle is not read.
+  const Tensor pick = from_values({0, 0, 0, 1}, {2, 2});
+  for (const bool upper : {false, true}) {
+    const PyFunction f = [&](const std::vector<PyTree>& args) {
+      return PyTree(
+          call_one("sum", {call_one("mul", {call_one("cholesky", {args[0].tensor()}, upper_factor(upper)), pick})}));
+    };
+    const Tensor g = grad(f)({PyTree(from_values({4, 2, 2, 5}, {2, 2}))}).tensor();
+    if (upper) {
+      EXPECT_THAT(values(g), ElementsAre(0.0625, -0.25, 0, 0.25));
+    } else {
+      EXPECT_THAT(values(g), ElementsAre(0.0625, 0, -0.25, 0.25));
+    }
+  }
+}
+
+TEST(LinalgCholesky, RefusesIntegersAndNonSquareMatrices) {
+  expect_op_error("cholesky", {from_values({4, 2, 2, 5}, {2, 2}, DType::Int64)}, {}, ErrorKind::DtypeNotSupported, "");
+  expect_op_error("cholesky", {from_values({1, 2, 3, 4, 5, 6}, {2, 3})}, {}, ErrorKind::ShapeMismatch, "square");
+  expect_op_error("cholesky_ex", {from_values({1, 2}, {2})}, {}, ErrorKind::ShapeMismatch, "matrix");
+}
+
+// ---------------------------------------------------------------------------------------------
+// cholesky_solve, cholesky_inverse
+
+TEST(LinalgCholeskySolve, SolvesWithTheProductOfTheFactorAndItsTranspose) {
+  // L = [[2, 0], [1, 2]] (the 9 is not read), A = L Lᵀ = [[4, 2], [2, 5]], A⁻¹ = [[5, -2], [-2, 4]] / 16.
+  const Tensor b = from_values({1, 2}, {2, 1});
+  EXPECT_THAT(values(call_one("cholesky_solve", {b, from_values({2, 9, 1, 2}, {2, 2})})), ElementsAre(0.0625, 0.375));
+  EXPECT_THAT(values(call_one("cholesky_solve", {b, from_values({2, 1, 9, 2}, {2, 2})}, {{"upper", true}})),
+              ElementsAre(0.0625, 0.375));
+  expect_op_error("cholesky_solve", {from_values({1, 2}, {2}), from_values({2, 0, 1, 2}, {2, 2})}, {},
+                  ErrorKind::ShapeMismatch, "at least 2 dims");
+  expect_op_error("cholesky_solve", {from_values({1, 2}, {2, 1}, DType::Float32), from_values({2, 0, 1, 2}, {2, 2})},
+                  {}, ErrorKind::DtypeNotSupported, "same dtype");
+}
+
+TEST(LinalgCholeskyInverse, InvertsTheProductAndGivesTheOtherTriangleNoGradient) {
+  const Tensor factor = from_values({2, 9, 1, 2}, {2, 2});
+  EXPECT_THAT(values(call_one("cholesky_inverse", {factor})), ElementsAre(0.3125, -0.125, -0.125, 0.25));
+  const PyFunction f = [](const std::vector<PyTree>& args) {
+    return PyTree(call_one("sum", {call_one("cholesky_inverse", {args[0].tensor()})}));
+  };
+  // sum((L Lᵀ)⁻¹) = 1ᵀ L⁻ᵀ L⁻¹ 1 = |L⁻¹ 1|², L⁻¹ 1 = v = [1/2, 1/4]; d/dL = -2 L⁻ᵀ v vᵀ on the lower
+  // triangle: L⁻ᵀ v = [3/16, 1/8], so -2 [[3/32, 3/64], [1/16, 1/32]] masked: [[-3/16, 0], [-1/8, -1/16]].
+  EXPECT_THAT(values(grad(f)({PyTree(factor)}).tensor()), ElementsAre(-0.1875, 0, -0.125, -0.0625));
+}
+
 }  // namespace
 }  // namespace funcspec
