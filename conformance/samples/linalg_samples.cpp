@@ -432,6 +432,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                   };
                 },
                 kSolveTolerance, ""});
+  register_linalg_triangular_samples(registry);
 }
 
 }  // namespace funcspec::samples

@@ -112,6 +112,8 @@ void register_distance_samples(OpSampleRegistry& registry);
 void register_linalg_spectral_samples(OpSampleRegistry& registry);
 // lu_factor, lu, lu_solve, matrix_exp (linalg_lu_samples.cpp).
 void register_linalg_lu_samples(OpSampleRegistry& registry);
+// The triangular and Cholesky ops (linalg_triangular_samples.cpp), called by register_linalg_samples.
+void register_linalg_triangular_samples(OpSampleRegistry& registry);
 void register_scan_samples(OpSampleRegistry& registry);
 void register_view_samples(OpSampleRegistry& registry);
 void register_view_copy_samples(OpSampleRegistry& registry);

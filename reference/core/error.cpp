@@ -47,6 +47,7 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::CompositeNoncompliant: return "composite_noncompliant";
     case ErrorKind::AdInputModified: return "ad_input_modified";
     case ErrorKind::AutogradApiUnderTransform: return "autograd_api_under_transform";
+    case ErrorKind::NotPositiveDefinite: return "not_positive_definite";
   }
   return "internal";
 }

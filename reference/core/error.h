@@ -66,10 +66,12 @@ enum class ErrorKind {
   // A global autograd call (torch.autograd.grad, Tensor.backward) inside a transformed function
   // (docs/SPEC.md, AD-5.6).
   AutogradApiUnderTransform,
+  // A Cholesky factorization of a matrix that is not positive-definite (docs/SPEC.md, ERR-2.8).
+  NotPositiveDefinite,
 };
 
 // The last kind declared; kinds are appended, so [Internal, kLastErrorKind] names every kind.
-inline constexpr ErrorKind kLastErrorKind = ErrorKind::AutogradApiUnderTransform;
+inline constexpr ErrorKind kLastErrorKind = ErrorKind::NotPositiveDefinite;
 
 std::string_view error_kind_name(ErrorKind kind);
 // The kind with this snake_case name (case files and protocols name kinds this way).

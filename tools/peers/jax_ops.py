@@ -18,6 +18,7 @@ from typing import Any, Callable, Optional
 import jax
 import jax.numpy as jnp
 import jax.scipy.linalg
+import jax.scipy.linalg as jsl
 import jax.scipy.special as jsp
 import numpy as np
 
@@ -437,6 +438,20 @@ def build_ops() -> dict[str, Impl]:
         if jnp.shape(a) != jnp.shape(e) or _ndim(a) != 2:
             raise Unsupported("jax.scipy.linalg.expm_frechet takes two matrices of one shape, neither batches nor broadcasting")
         return jax.scipy.linalg.expm_frechet(a, e, compute_expm=False)
+    @op("solve_triangular")
+    def solve_triangular(ctx, a, b, upper, left=True, unitriangular=False):
+        # jax.scipy.linalg.solve_triangular solves from the left only: X·T = B is Tᵀ·Xᵀ = Bᵀ, which
+        # trans=1 solves with the same triangle of a.
+        if left:
+            return jsl.solve_triangular(a, b, lower=not upper, unit_diagonal=unitriangular)
+        x = jsl.solve_triangular(a, jnp.swapaxes(b, -1, -2), trans=1, lower=not upper, unit_diagonal=unitriangular)
+        return jnp.swapaxes(x, -1, -2)
+
+    # jax.scipy.linalg.cholesky reads one triangle, as LAPACK (jnp.linalg.cholesky symmetrizes its
+    # input first); cholesky_ex has no JAX counterpart and stays undeclared.
+    ops["cholesky"] = lambda ctx, a, upper=False: jsl.cholesky(a, lower=not upper)
+    ops["cholesky_solve"] = lambda ctx, b, factor, upper=False: jsl.cho_solve((factor, not upper), b)
+    # cholesky_inverse: undeclared (JAX has none).
 
     # Composites JAX itself has.
     ops["softmax"] = lambda ctx, x, dim: jax.nn.softmax(x, axis=dim)

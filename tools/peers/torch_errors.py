@@ -187,6 +187,7 @@ RULES: list[Rule] = [
          r"select\(\): index -?\d+ out of range for tensor of size|k not in range for dimension|"
          r"Target -?\d+ is out of bounds|"
          r"start \(-?\d+\) \+ length \(-?\d+\) exceeds dimension size", "index_out_of_range"),
+    Rule(r"the input is not positive-definite", "not_positive_definite"),
     Rule(r"the input matrix is singular|The diagonal element \d+ is zero|U\(\d+,\d+\) is zero", "singular_matrix"),
     Rule(r"ZeroDivisionError|integer division by zero|division by zero", "invalid_argument"),
     Rule(r"not implemented for '(?:Bool|Long|Float|Double)'|"

@@ -372,6 +372,18 @@ def build_ops() -> Ops:
     ops.add("lu_solve", lambda lu, pivots, b, left=True, adjoint=False: torch.linalg.lu_solve(
         lu, pivots.int(), b, left=left, adjoint=adjoint))
     ops.add("matrix_exp", lambda x: torch.linalg.matrix_exp(x))
+    ops.add("solve_triangular", lambda a, b, upper, left=True, unitriangular=False: torch.linalg.solve_triangular(
+        a, b, upper=upper, left=left, unitriangular=unitriangular))
+    ops.add("cholesky", lambda a, upper=False: torch.linalg.cholesky(a, upper=upper))
+
+    def cholesky_ex(a, upper=False, check_errors=False):
+        # info is int32 in PyTorch; the case format has int64 only (docs/ops/linalg.md).
+        factor, info = torch.linalg.cholesky_ex(a, upper=upper, check_errors=check_errors)
+        return factor, info.to(torch.int64)
+
+    ops.add("cholesky_ex", cholesky_ex)
+    ops.add("cholesky_solve", lambda b, factor, upper=False: torch.cholesky_solve(b, factor, upper=upper))
+    ops.add("cholesky_inverse", lambda factor, upper=False: torch.cholesky_inverse(factor, upper=upper))
 
     # Composites (docs/ops/composite.md).
     ops.add("softmax", lambda x, dim: torch.softmax(x, dim))

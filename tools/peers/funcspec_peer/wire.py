@@ -68,6 +68,7 @@ ERROR_KINDS = frozenset(
         "composite_noncompliant",
         "ad_input_modified",
         "autograd_api_under_transform",
+        "not_positive_definite",
     }
 )
 
