@@ -101,7 +101,7 @@ Tensor two_triangles(SampleRng& rng, std::int64_t n, DType dtype) {
 }
 
 // The domain map of eigh and eigvalsh: A ↦ A + Aᵀ, onto the symmetric matrices, where the op is the
-// function PyTorch, JAX and the reference differentiate alike (SPEC OPS-NU.1). The sum commutes, so
+// function PyTorch, JAX and the reference differentiate alike (SPEC OPS-4.2). The sum commutes, so
 // the result is symmetric bit for bit; the factor 2 it leaves (against (A + Aᵀ)/2) would need a
 // constant in the program, and the samples are drawn with it in mind (domain_input).
 void symmetrize_input(SampleProgram& p) {

@@ -8,9 +8,10 @@
 // their inputs' (eigh and cholesky of symmetric matrices): off it, their derivatives are
 // conventions on which PyTorch and JAX differ.
 //
-// So an op's sample spec may declare a program around the op (SPEC OPS-NU):
+// So an op's sample spec may declare a program around the op (SPEC OPS-4.1, OPS-4.2):
 // - a *domain map*: op calls applied to the sample's floating inputs before the op (symmetrize A as
-//   (A + Aᵀ)/2), so the op is checked as a function on its domain;
+//   A + Aᵀ, which is symmetric bit for bit and needs no constant), so the op is checked as a
+//   function on its domain;
 // - a *readout*: op calls applied to the op's results that are invariant to exactly the declared
 //   freedom and complete (they determine the results up to that freedom, so a wrong result changes
 //   them): eigh's eigenvalues and projectors v_k v_kᵀ, svd's S and outer products u_k v_kᵀ.

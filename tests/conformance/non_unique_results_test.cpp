@@ -1,4 +1,4 @@
-// The readout of an op with non-unique results (NOTE: [non-unique results], SPEC OPS-NU) neither
+// The readout of an op with non-unique results (NOTE: [non-unique results], SPEC OPS-4.1) neither
 // fails a legitimate choice nor passes a wrong one: every generated test of eigh (values, meta,
 // vmap against the loop, every AD family) is judged on a reference whose eigh kernel is wrapped, one
 // flipping an eigenvector's sign (a legitimate choice: every test passes) and one swapping two

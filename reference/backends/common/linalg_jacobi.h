@@ -35,7 +35,7 @@ FUNCSPEC_HOST_DEVICE T jacobi_epsilon() {
 // quadratically, so the 50-digit oracle needs a few sweeps more than float64.
 // Then the eigenvalues are sorted ascending (a stable selection sort moving V's columns along),
 // and each eigenvector is signed so that its entry of largest magnitude (the first on ties) is
-// positive (SPEC OPS-NU.2: the sign is a choice, which conformance does not check).
+// positive (SPEC OPS-4.1, OPS-4.3: the sign is a choice, which conformance does not check).
 // `a` is destroyed; `v` (n×n, row-major, the eigenvectors in its columns) and `w` (n) are written.
 inline constexpr int kMaxJacobiSweeps = 64;
 
