@@ -8,10 +8,12 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "reference/core/error.h"
 #include "reference/core/tensor.h"
+#include "reference/ops/dispatch.h"
 
 namespace funcspec::testing_support {
 
@@ -35,6 +37,20 @@ void expect_error_kind(ErrorKind kind, Fn&& fn) {
     ADD_FAILURE() << "expected an error of kind " << error_kind_name(kind) << ", but nothing was thrown";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), kind) << e.what();
+  }
+}
+
+// Expects the call op(inputs, attrs) to throw a funcspec::Error of `kind` whose message contains
+// `fragment` (the op's own wording, so an error raised by a part of a composite is told apart).
+inline void expect_op_error(const std::string& op, const TensorList& inputs, const Attrs& attrs, ErrorKind kind,
+                            const std::string& fragment) {
+  try {
+    call(op, inputs, attrs);
+    ADD_FAILURE() << "expected a " << error_kind_name(kind) << " error from " << op;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), kind) << e.what();
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos)
+        << "the message '" << e.what() << "' lacks '" << fragment << "'";
   }
 }
 

@@ -11,26 +11,15 @@
 namespace funcspec {
 namespace {
 
+using testing_support::expect_op_error;
 using testing_support::kInf;
 using testing_support::values;
 
 using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using transforms::Argnums;
 using transforms::grad;
 using transforms::PyFunction;
 using transforms::PyTree;
-
-void expect_op_error(const std::string& op, const TensorList& inputs, const Attrs& attrs, ErrorKind kind,
-                     const std::string& fragment) {
-  try {
-    call(op, inputs, attrs);
-    ADD_FAILURE() << "expected a " << error_kind_name(kind) << " error from " << op;
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), kind) << e.what();
-    EXPECT_THAT(e.what(), HasSubstr(fragment));
-  }
-}
 
 Attrs triangular(bool upper, bool left = true, bool unitriangular = false) {
   return {{"upper", upper}, {"left", left}, {"unitriangular", unitriangular}};
