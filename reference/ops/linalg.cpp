@@ -9,11 +9,23 @@
 #include "reference/backends/cuda/linalg.h"
 #include "reference/backends/cuda/linalg_einsum.h"
 #include "reference/ops/dispatch.h"
+#include "reference/ops/linalg_checks.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
 #include "reference/ops/registry.h"
 
 namespace funcspec {
+
+void check_square_floating(std::string_view op, std::string_view arg, const Tensor& a) {
+  check_dtype(op, arg, a.dtype(), DTypeSet::Floating);
+  FUNCSPEC_CHECK(a.dim() >= 2, ErrorKind::ShapeMismatch,
+                 "[{}] expected '{}' to be a matrix or a batch of matrices but got shape {}", op, arg,
+                 shape_to_string(a.shape()));
+  FUNCSPEC_CHECK(a.size(-1) == a.size(-2), ErrorKind::ShapeMismatch,
+                 "[{}] expected '{}' to be a batch of square matrices but got shape {}", op, arg,
+                 shape_to_string(a.shape()));
+}
+
 namespace {
 
 std::vector<Shape> shapes_of(const TensorList& tensors) {
@@ -94,17 +106,6 @@ void check_scaled_product(std::string_view op, const Tensor& self, const Tensor&
                  dtype_name(self.dtype()));
   check_addend(op, self, product_shape);
   check_scales(op, attrs, self.dtype());
-}
-
-// A floating [*, n, n] input of an LU-based op.
-void check_square_floating(std::string_view op, std::string_view arg, const Tensor& a) {
-  check_dtype(op, arg, a.dtype(), DTypeSet::Floating);
-  FUNCSPEC_CHECK(a.dim() >= 2, ErrorKind::ShapeMismatch,
-                 "[{}] expected '{}' to be a matrix or a batch of matrices but got shape {}", op, arg,
-                 shape_to_string(a.shape()));
-  FUNCSPEC_CHECK(a.size(-1) == a.size(-2), ErrorKind::ShapeMismatch,
-                 "[{}] expected '{}' to be a batch of square matrices but got shape {}", op, arg,
-                 shape_to_string(a.shape()));
 }
 
 void check_matrix_rank(std::string_view op, const Tensor& self) {

@@ -8,6 +8,7 @@
 #include "reference/backends/cpu/linalg_triangular.h"
 #include "reference/backends/cuda/linalg_triangular.h"
 #include "reference/ops/dispatch.h"
+#include "reference/ops/linalg_checks.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
 #include "reference/ops/registry.h"
@@ -19,17 +20,6 @@ Shape without_trailing(const Shape& shape, std::size_t trailing) {
   return Shape(shape.begin(), shape.end() - static_cast<std::ptrdiff_t>(trailing));
 }
 
-// A floating [*, n, n] argument.
-void check_square_matrices(std::string_view op, std::string_view arg, const Tensor& a) {
-  check_dtype(op, arg, a.dtype(), DTypeSet::Floating);
-  FUNCSPEC_CHECK(a.dim() >= 2, ErrorKind::ShapeMismatch,
-                 "[{}] expected '{}' to be a matrix or a batch of matrices but got shape {}", op, arg,
-                 shape_to_string(a.shape()));
-  FUNCSPEC_CHECK(a.size(-1) == a.size(-2), ErrorKind::ShapeMismatch,
-                 "[{}] expected '{}' to be a batch of square matrices but got shape {}", op, arg,
-                 shape_to_string(a.shape()));
-}
-
 // torch.linalg.solve_triangular's shapes: A is [*a, n, n], B a (batch of) matrices, [*b, n, k]
 // (left) or [*b, k, n], never a vector; the batch dims broadcast. Both of one floating dtype.
 struct TriangularSolveShapes {
@@ -39,7 +29,7 @@ struct TriangularSolveShapes {
 
 TriangularSolveShapes triangular_solve_shapes(const Tensor& a, const Tensor& b, bool left) {
   constexpr std::string_view op = "solve_triangular";
-  check_square_matrices(op, "A", a);
+  check_square_floating(op, "A", a);
   check_dtype(op, "B", b.dtype(), DTypeSet::Floating);
   FUNCSPEC_CHECK(a.dtype() == b.dtype(), ErrorKind::DtypeNotSupported,
                  "[{}] expected A and B to have the same dtype but got {} and {}", op, dtype_name(a.dtype()),
@@ -122,7 +112,7 @@ void register_cholesky(OpRegistry& registry) {
                      "L with L Lᵀ = A from A's lower triangle (upper: U with Uᵀ U = A from its upper triangle), as "
                      "torch.linalg.cholesky; not positive-definite: not_positive_definite");
     op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
-      check_square_matrices("cholesky", "A", in[0]);
+      check_square_floating("cholesky", "A", in[0]);
       return {{in[0].shape(), in[0].dtype()}};
     };
     op.cpu_kernel = cholesky_kernel<&cpu::cholesky>(false);
@@ -135,7 +125,7 @@ void register_cholesky(OpRegistry& registry) {
         "cholesky's factor and info, the order of the first leading minor that is not positive-definite (0: "
         "none), as torch.linalg.cholesky_ex; check_errors raises as cholesky does");
     op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
-      check_square_matrices("cholesky_ex", "A", in[0]);
+      check_square_floating("cholesky_ex", "A", in[0]);
       return {{in[0].shape(), in[0].dtype()}, {without_trailing(in[0].shape(), 2), DType::Int64}};
     };
     op.cpu_kernel = cholesky_kernel<&cpu::cholesky>(true);
@@ -171,7 +161,7 @@ void register_cholesky_composites(OpRegistry& registry) {
         "torch.cholesky_solve");
     op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
       const Tensor &b = in[0], &factor = in[1];
-      check_square_matrices("cholesky_solve", "input2", factor);
+      check_square_floating("cholesky_solve", "input2", factor);
       check_dtype("cholesky_solve", "self", b.dtype(), DTypeSet::Floating);
       FUNCSPEC_CHECK(b.dtype() == factor.dtype(), ErrorKind::DtypeNotSupported,
                      "[cholesky_solve] expected self and input2 to have the same dtype but got {} and {}",
@@ -192,7 +182,7 @@ void register_cholesky_composites(OpRegistry& registry) {
                              "torch.cholesky_inverse");
     op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
       const Tensor& factor = in[0];
-      check_square_matrices("cholesky_inverse", "self", factor);
+      check_square_floating("cholesky_inverse", "self", factor);
       // (L·Lᵀ)⁻¹ = L⁻ᵀ·L⁻¹ = Mᵀ·M with M = L⁻¹; (Uᵀ·U)⁻¹ = U⁻¹·U⁻ᵀ = M·Mᵀ with M = U⁻¹. The product
       // pairs the same factors at (i, j) and (j, i), so the result is exactly symmetric.
       const bool upper = attrs.get_bool("upper");
