@@ -172,6 +172,7 @@ RULES: list[Rule] = [
          r"no dimension of size 3 in input|linalg\.cross: inputs dimension -?\d+ must have length 3|"
          r"linalg\.cross: inputs must have the same number of dimensions|"
          r"renorm: input needs at least 2 dimensions|diag\(\): Supports 1D or 2D tensors|"
+         r"matrix or a vector expected|"  # diag in PyTorch 1.13
          r"(?:cov|corrcoef)\(\): expected input to have two or fewer dimensions|"
          r"cov\(\): expected [fa]weights to have the same numel as there are observations|"
          r"cov\(\): expected [fa]weights to have one or fewer dimensions|"
