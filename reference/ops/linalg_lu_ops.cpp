@@ -7,6 +7,7 @@
 #include "reference/backends/cpu/linalg_lu_exp.h"
 #include "reference/backends/cuda/linalg_lu_exp.h"
 #include "reference/ops/dispatch.h"
+#include "reference/ops/linalg_identity.h"
 #include "reference/ops/linalg_lu_permutation.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -105,20 +106,12 @@ void register_matrix_exp(OpRegistry& registry) {
   }
 }
 
-// The rows×cols matrix with ones on its diagonal, on `device`.
-Tensor eye(std::int64_t rows, std::int64_t cols, DType dtype, Device device) {
-  const std::string where(device_name(device));
-  const Tensor row = ops::arange(0, rows, 1, DType::Int64, where);
-  const Tensor col = ops::arange(0, cols, 1, DType::Int64, where);
-  return ops::to_dtype(ops::eq(ops::unsqueeze(row, 1), col), dtype);
-}
-
 // L (m×k, unit lower) and U (k×n, upper) out of the packed factors, k = min(m, n).
 std::pair<Tensor, Tensor> unpack_factors(const Tensor& lu) {
   const std::int64_t m = lu.size(-2);
   const std::int64_t n = lu.size(-1);
   const std::int64_t k = std::min(m, n);
-  const Tensor l = ops::add(ops::tril(ops::narrow(lu, -1, 0, k), -1), eye(m, k, lu.dtype(), lu.device()));
+  const Tensor l = ops::add(ops::tril(ops::narrow(lu, -1, 0, k), -1), identity_matrix(m, k, lu.dtype(), lu.device()));
   return {l, ops::triu(ops::narrow(lu, -2, 0, k))};
 }
 
