@@ -7,6 +7,7 @@
 #include "reference/backends/cpu/linalg_lu_exp.h"
 #include "reference/backends/cuda/linalg_lu_exp.h"
 #include "reference/ops/dispatch.h"
+#include "reference/ops/linalg_checks.h"
 #include "reference/ops/linalg_identity.h"
 #include "reference/ops/linalg_lu_permutation.h"
 #include "reference/ops/op_layer.h"
@@ -21,21 +22,18 @@ namespace {
 
 Shape batch_dims(const Shape& shape) { return Shape(shape.begin(), shape.end() - 2); }
 
-// A floating [*, m, n] argument; `square` requires m == n.
-void check_floating_matrices(std::string_view op, std::string_view arg, const Tensor& a, bool square) {
+// A floating [*, m, n] argument, m and n free (square ones: check_square_floating).
+void check_floating_matrix(std::string_view op, std::string_view arg, const Tensor& a) {
   check_dtype(op, arg, a.dtype(), DTypeSet::Floating);
   FUNCSPEC_CHECK(a.dim() >= 2, ErrorKind::ShapeMismatch,
                  "[{}] expected '{}' to be a matrix or a batch of matrices but got shape {}", op, arg,
-                 shape_to_string(a.shape()));
-  FUNCSPEC_CHECK(!square || a.size(-1) == a.size(-2), ErrorKind::ShapeMismatch,
-                 "[{}] expected '{}' to be a batch of square matrices but got shape {}", op, arg,
                  shape_to_string(a.shape()));
 }
 
 // matrix_exp_frechet's A and E: square, of one dtype and size; their batch dims broadcast.
 Shape frechet_shape(const Tensor& a, const Tensor& e) {
-  check_floating_matrices("matrix_exp_frechet", "A", a, true);
-  check_floating_matrices("matrix_exp_frechet", "E", e, true);
+  check_square_floating("matrix_exp_frechet", "A", a);
+  check_square_floating("matrix_exp_frechet", "E", e);
   FUNCSPEC_CHECK(a.dtype() == e.dtype(), ErrorKind::DtypeNotSupported,
                  "[matrix_exp_frechet] expected A and E to have the same dtype but got {} and {}",
                  dtype_name(a.dtype()), dtype_name(e.dtype()));
@@ -70,7 +68,7 @@ void register_lu_factor(OpRegistry& registry) {
                    "below) with LAPACK's 1-based int64 pivots; any [*, m, n]");
   op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
     const Tensor& a = in[0];
-    check_floating_matrices("lu_factor", "A", a, false);
+    check_floating_matrix("lu_factor", "A", a);
     Shape pivots = batch_dims(a.shape());
     pivots.push_back(std::min(a.size(-2), a.size(-1)));
     return {{a.shape(), a.dtype()}, {pivots, DType::Int64}};
@@ -84,7 +82,7 @@ void register_matrix_exp(OpRegistry& registry) {
     OpDef& op = registry.add("matrix_exp(Tensor self) -> Tensor", OpKind::Primitive, "linalg",
                              "exp of each [n, n] matrix: scaling and squaring of a Taylor polynomial");
     op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
-      check_floating_matrices("matrix_exp", "self", in[0], true);
+      check_square_floating("matrix_exp", "self", in[0]);
       return {{in[0].shape(), in[0].dtype()}};
     };
     op.cpu_kernel = unary_matrix_kernel<&cpu::matrix_exp>();
@@ -125,7 +123,7 @@ void register_lu(OpRegistry& registry) {
                    "n] upper, k = min(m, n)");
   op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
     const Tensor& a = in[0];
-    check_floating_matrices("lu", "A", a, false);
+    check_floating_matrix("lu", "A", a);
     const TensorList factors = call("lu_factor", {a}, {{"pivot", attrs.get_bool("pivot")}});
     const auto [l, u] = unpack_factors(factors[0]);
     return {lu_permutation_matrix(factors[1], a.size(-2), a.dtype()), l, u};
@@ -139,14 +137,14 @@ struct LuSolveOperands {
 };
 
 LuSolveOperands lu_solve_operands(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool left) {
-  check_floating_matrices("lu_solve", "LU", lu, true);
+  check_square_floating("lu_solve", "LU", lu);
   check_dtype("lu_solve", "pivots", pivots.dtype(), DTypeSet::Integral);
   const std::int64_t n = lu.size(-1);
   FUNCSPEC_CHECK(pivots.dim() == lu.dim() - 1 && pivots.shape() == Shape(lu.shape().begin(), lu.shape().end() - 1),
                  ErrorKind::ShapeMismatch, "[lu_solve] LU of shape {} needs pivots of shape {} but got {}",
                  shape_to_string(lu.shape()), shape_to_string(Shape(lu.shape().begin(), lu.shape().end() - 1)),
                  shape_to_string(pivots.shape()));
-  check_floating_matrices("lu_solve", "B", b, false);
+  check_floating_matrix("lu_solve", "B", b);
   FUNCSPEC_CHECK(lu.dtype() == b.dtype(), ErrorKind::DtypeNotSupported,
                  "[lu_solve] expected LU and B to have the same dtype but got {} and {}", dtype_name(lu.dtype()),
                  dtype_name(b.dtype()));
