@@ -159,16 +159,21 @@ LuSolveOperands lu_solve_operands(const Tensor& lu, const Tensor& pivots, const 
   return {ops::expand(lu, lu_shape), ops::expand(pivots, pivots_shape), ops::expand(b, b_shape)};
 }
 
-// NOTE: [lu_solve through solve]
+// NOTE: [lu_solve through solve_triangular]
 // With A = P·L·U: A·X = B is X = U⁻¹·L⁻¹·Pᵀ·B, Aᵀ·X = B (adjoint) is X = P·L⁻ᵀ·U⁻ᵀ·B, X·A = B
-// (left=False) is X = B·U⁻¹·L⁻¹·Pᵀ and X·Aᵀ = B is X = B·P·L⁻ᵀ·U⁻ᵀ. Each inverse is a `solve` with
-// the triangular factor (the catalogue has no triangular solve yet): solve's LU of an upper
-// triangular matrix swaps no row and eliminates nothing (its multipliers are 0), so it is back
-// substitution; of L (unit lower, multipliers of partial pivoting at most 1 in magnitude) it swaps no
-// row either and is forward substitution; of Uᵀ it may pivot, which changes the rounding only.
-// solve's singular_matrix error is lu_solve's for a zero on U's diagonal (PyTorch returns inf or
-// NaN there). Being a composite, lu_solve takes every derivative from solve, einsum, tril and triu;
-// the pivots are integers and carry none.
+// (left=False) is X = B·U⁻¹·L⁻¹·Pᵀ and X·Aᵀ = B is X = B·P·L⁻ᵀ·U⁻ᵀ. Each inverse is a
+// solve_triangular reading the packed LU itself: U is its upper triangle, L its strict lower
+// triangle with a unit diagonal (unitriangular), and Uᵀ and Lᵀ the lower and upper triangles of its
+// transpose; so no factor is unpacked, and the gradient with respect to LU is that of the packed
+// factors (L's part below the diagonal, U's on and above it), as PyTorch's. Substitution does not
+// check U's diagonal (SPEC OPS-5.1): a zero there gives inf or NaN, as PyTorch's getrs and JAX's
+// lu_solve give, rather than an error. Being a composite, lu_solve takes every derivative from
+// solve_triangular, einsum and transpose; the pivots are integers and carry none.
+Tensor triangle_solve(const Tensor& factors, const Tensor& b, bool upper, bool left, bool unitriangular) {
+  return call_one("solve_triangular", {factors, b},
+                  {{"upper", upper}, {"left", left}, {"unitriangular", unitriangular}});
+}
+
 void register_lu_solve(OpRegistry& registry) {
   OpDef& op = registry.add(
       "lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor",
@@ -180,14 +185,20 @@ void register_lu_solve(OpRegistry& registry) {
     const bool adjoint = attrs.get_bool("adjoint");
     const LuSolveOperands o = lu_solve_operands(in[0], in[1], in[2], left);
     const Tensor p = lu_permutation_matrix(o.pivots, o.lu.size(-1), o.lu.dtype());
-    const auto [l, u] = unpack_factors(o.lu);
-    if (left && !adjoint) return {ops::solve(u, ops::solve(l, matrix_product(transposed(p), o.b)))};
-    if (left) return {matrix_product(p, ops::solve(transposed(l), ops::solve(transposed(u), o.b)))};
-    if (!adjoint) {
-      return {matrix_product(ops::solve(l, ops::solve(u, o.b, /*left=*/false), /*left=*/false), transposed(p))};
+    // L·Y = Pᵀ·B, then U·X = Y; Uᵀ·Y = B, then Lᵀ·Z = Y, X = P·Z; and the same from the right.
+    if (left && !adjoint) {
+      return {triangle_solve(o.lu, triangle_solve(o.lu, matrix_product(transposed(p), o.b), false, true, true), true,
+                             true, false)};
     }
-    return {ops::solve(transposed(u), ops::solve(transposed(l), matrix_product(o.b, p), /*left=*/false),
-                       /*left=*/false)};
+    const Tensor lu_t = transposed(o.lu);
+    if (left) {
+      return {matrix_product(p, triangle_solve(lu_t, triangle_solve(lu_t, o.b, false, true, false), true, true, true))};
+    }
+    if (!adjoint) {
+      return {matrix_product(triangle_solve(o.lu, triangle_solve(o.lu, o.b, true, false, false), false, false, true),
+                             transposed(p))};
+    }
+    return {triangle_solve(lu_t, triangle_solve(lu_t, matrix_product(o.b, p), true, false, true), false, false, false)};
   };
 }
 
