@@ -1,15 +1,12 @@
 #include <fmt/format.h>
 
+#include "conformance/samples/linalg_sample_matrices.h"
 #include "conformance/samples/op_samples.h"
 #include "reference/ops/registry.h"
 
 namespace funcspec::samples {
-namespace {
 
-// A batch of n×n matrices that are strictly diagonally dominant by rows with margin at least 2:
-// off-diagonal entries in [-1, 1), diagonal entries ±[n + 1, n + 2) with random signs. By Varah's
-// bound ||A⁻¹||∞ <= 1 / margin = 1/2, and ||A||∞ <= 2n + 1, so cond∞(A) <= n + 1/2.
-Tensor well_conditioned(SampleRng& rng, const Shape& batch, std::int64_t n, DType dtype, bool transposed = false) {
+Tensor well_conditioned(SampleRng& rng, const Shape& batch, std::int64_t n, DType dtype, bool transposed) {
   Shape shape = batch;
   shape.insert(shape.end(), {n, n});
   std::vector<double> values(static_cast<std::size_t>(numel_of(shape)));
@@ -28,6 +25,8 @@ Tensor well_conditioned(SampleRng& rng, const Shape& batch, std::int64_t n, DTyp
   std::swap(strides[strides.size() - 1], strides[strides.size() - 2]);
   return Tensor::view_of(a, shape, strides, 0);  // column-dominant: cond1 of it is cond∞ of a
 }
+
+namespace {
 
 Attrs equation(const std::string& eq) { return {{"equation", eq}}; }
 
@@ -433,6 +432,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                 },
                 kSolveTolerance, ""});
   register_linalg_triangular_samples(registry);
+  register_linalg_inverse_samples(registry);
 }
 
 }  // namespace funcspec::samples

@@ -100,19 +100,9 @@ Tensor two_triangles(SampleRng& rng, std::int64_t n, DType dtype) {
   return from_vector(values, {n, n}, dtype);
 }
 
-// The domain map of eigh and eigvalsh: A ↦ A + Aᵀ, onto the symmetric matrices, where the op is the
-// function PyTorch, JAX and the reference differentiate alike (SPEC OPS-4.2). The sum commutes, so
-// the result is symmetric bit for bit; the factor 2 it leaves (against (A + Aᵀ)/2) would need a
-// constant in the program, and the samples are drawn with it in mind (domain_input).
-void symmetrize_input(SampleProgram& p) {
-  p.domain = {{{"xt"}, "transpose", {"x0"}, {{"dim0", std::int64_t{-2}}, {"dim1", std::int64_t{-1}}}},
-              {{"xs"}, "add", {"x0", "xt"}, {}}};
-  p.mapped_inputs = {{0, "xs"}};
-}
-
 SampleProgram eigh_program(const OpSample& sample) {
   SampleProgram p;
-  if (!sample.without_domain_map) symmetrize_input(p);
+  if (!sample.without_domain_map) map_input_onto_symmetric_matrices(p);
   p.clauses = {"OPS-4.1", "OPS-4.3", "OPS-4.4"};
   if (!sample.without_domain_map) p.clauses.push_back("OPS-4.2");
   // The readout: the eigenvalues and the projectors P_k = v_k v_kᵀ ([..., k, i, j]).
@@ -129,7 +119,7 @@ SampleProgram eigh_program(const OpSample& sample) {
 
 SampleProgram eigvalsh_program(const OpSample& sample) {
   SampleProgram p;
-  if (!sample.without_domain_map) symmetrize_input(p);
+  if (!sample.without_domain_map) map_input_onto_symmetric_matrices(p);
   p.clauses = {"OPS-4.3", "OPS-4.4"};
   if (!sample.without_domain_map) p.clauses.push_back("OPS-4.2");
   return p;

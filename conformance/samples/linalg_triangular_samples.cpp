@@ -113,15 +113,10 @@ std::vector<OpSample> solve_triangular_samples(DType f, SampleRng& rng) {
   return out;
 }
 
-// A batch of symmetric positive-definite n×n matrices M·Mᵀ + n·I, M's entries in [-1, 1): the
-// eigenvalues lie in [n, n + n²] (||M||₂ <= n), so cond₂ <= n + 1 and ||A||₂ <= n + n². Row and
-// column i are scaled by scale^i (D·A·D, 1: not at all). `transposed` swaps the last two dims'
-// strides (the same values: A is symmetric, but laid out column-major).
-Tensor spd_matrices(SampleRng& rng, const Shape& batch, std::int64_t n, DType dtype, bool transposed = false,
-                    double scale = 1.0) {
-  Shape shape = batch;
-  shape.insert(shape.end(), {n, n});
-  const std::int64_t count = numel_of(batch);
+// The values of a batch of symmetric positive-definite n×n matrices M·Mᵀ + n·I, M's entries in
+// [-1, 1): the eigenvalues lie in [n, n + n²] (||M||₂ <= n), so cond₂ <= n + 1 and ||A||₂ <= n + n².
+// Row and column i are scaled by scale^i (D·A·D, 1: not at all).
+std::vector<double> spd_values(SampleRng& rng, std::int64_t count, std::int64_t n, double scale) {
   std::vector<double> values;
   for (std::int64_t b = 0; b < count; ++b) {
     std::vector<double> m(static_cast<std::size_t>(n * n));
@@ -135,11 +130,43 @@ Tensor spd_matrices(SampleRng& rng, const Shape& batch, std::int64_t n, DType dt
       }
     }
   }
-  const Tensor a = from_vector(values, shape, dtype);
+  return values;
+}
+
+Shape matrices_shape(const Shape& batch, std::int64_t n) {
+  Shape shape = batch;
+  shape.insert(shape.end(), {n, n});
+  return shape;
+}
+
+// spd_values as a tensor. `transposed` swaps the last two dims' strides (the same values: A is
+// symmetric, but laid out column-major).
+Tensor spd_matrices(SampleRng& rng, const Shape& batch, std::int64_t n, DType dtype, bool transposed = false,
+                    double scale = 1.0) {
+  const Shape shape = matrices_shape(batch, n);
+  const Tensor a = from_vector(spd_values(rng, numel_of(batch), n, scale), shape, dtype);
   if (!transposed) return a;
   Strides strides = a.strides();
   std::swap(strides[strides.size() - 1], strides[strides.size() - 2]);
   return Tensor::view_of(a, shape, strides, 0);
+}
+
+// Inputs whose image under the domain map A ↦ A + Aᵀ (SPEC OPS-4.2) is symmetric positive-definite:
+// half of spd_values' matrix (exact) plus an antisymmetric part in [-1, 1), which the map cancels up
+// to roundings far inside the eigenvalues' margin n. Not symmetric themselves, so the map is exercised.
+Tensor spd_domain_input(SampleRng& rng, const Shape& batch, std::int64_t n, DType dtype) {
+  std::vector<double> values = spd_values(rng, numel_of(batch), n, 1.0);
+  for (std::size_t offset = 0; offset < values.size(); offset += static_cast<std::size_t>(n * n)) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      for (std::int64_t j = i + 1; j < n; ++j) {
+        const double k = rng.uniform(-1.0, 1.0);
+        values[offset + static_cast<std::size_t>(i * n + j)] += 2 * k;
+        values[offset + static_cast<std::size_t>(j * n + i)] -= 2 * k;
+      }
+    }
+  }
+  for (double& v : values) v /= 2;
+  return from_vector(values, matrices_shape(batch, n), dtype);
 }
 
 // Cholesky is backward stable: L̂·L̂ᵀ = A + ΔA with |ΔA| <= γ_{n+1}·|L̂|·|L̂ᵀ| and
@@ -153,9 +180,14 @@ Tensor spd_matrices(SampleRng& rng, const Shape& batch, std::int64_t n, DType dt
 // runs the same algorithm in float32: the same count of its eps.
 constexpr OracleTolerance kCholeskyTolerance{80.0, 80.0, 4.5, 0.0};
 
+// cholesky reads one triangle and differentiates as the function of it (SPEC OPS-5.2), on any input
+// whose triangle defines a positive-definite matrix: the samples below are checked as they are
+// (without_domain_map), tangents and all, which is where PyTorch's derivative differs. The last ones
+// go through the domain map onto symmetric matrices (OPS-4.2), where PyTorch, JAX and the spec agree,
+// so a backend's derivative on the symmetric matrices is checked apart from that difference.
 std::vector<OpSample> cholesky_samples(DType f, SampleRng& rng) {
   const Attrs upper{{"upper", true}};
-  return {
+  std::vector<OpSample> out{
       {{spd_matrices(rng, {}, 3, f)}, {}, "3x3"},
       {{spd_matrices(rng, {}, 3, f)}, upper, "upper, 3x3"},
       {{spd_matrices(rng, {2}, 3, f)}, {}, "batched"},
@@ -170,11 +202,26 @@ std::vector<OpSample> cholesky_samples(DType f, SampleRng& rng) {
       {{from_values({4, -9, 9, 2, 5, -9, 2, 1, 6}, {3, 3}, f)}, {}, "the other triangle is not read"},
       {{from_values({4, 2, 2, -9, 5, 1, 9, -9, 6}, {3, 3}, f)}, upper, "upper, the other triangle is not read"},
   };
+  for (OpSample& s : out) s.without_domain_map = true;
+  // upper=False spelled out: its own attribute set, so the pr tier checks a mapped sample too.
+  out.push_back({{spd_domain_input(rng, {}, 3, f)}, {{"upper", false}}, "on the symmetric matrices (A + Aᵀ)"});
+  out.push_back({{spd_domain_input(rng, {2}, 2, f)}, upper, "upper, batched, on the symmetric matrices (A + Aᵀ)"});
+  return out;
+}
+
+// cholesky's program: the domain map for the samples on it, the bare op for the others.
+SampleProgram cholesky_program(const OpSample& sample) {
+  SampleProgram p;
+  if (sample.without_domain_map) return p;
+  map_input_onto_symmetric_matrices(p);
+  p.clauses = {"OPS-4.2"};
+  return p;
 }
 
 std::vector<OpSample> cholesky_ex_samples(DType f, SampleRng& rng) {
   std::vector<OpSample> out = cholesky_samples(f, rng);
   out.push_back({{spd_matrices(rng, {}, 3, f)}, {{"check_errors", true}}, "check_errors=True, positive-definite"});
+  out.back().without_domain_map = true;
   // A matrix that is not positive-definite has an info and a partial factor (NOTE: [Cholesky
   // factorization]) but no derivative: OPS-SEMANTICS/cholesky_ex/* checks its values, not the
   // sample families, whose AD checks would differentiate it.
@@ -222,8 +269,8 @@ std::vector<OpSample> cholesky_inverse_samples(DType f, SampleRng& rng) {
 
 void register_linalg_triangular_samples(OpSampleRegistry& registry) {
   registry.add({"solve_triangular", solve_triangular_samples, kTriangularSolveTolerance, ""});
-  registry.add({"cholesky", cholesky_samples, kCholeskyTolerance, ""});
-  registry.add({"cholesky_ex", cholesky_ex_samples, kCholeskyTolerance, ""});
+  registry.add({"cholesky", cholesky_samples, kCholeskyTolerance, "", cholesky_program});
+  registry.add({"cholesky_ex", cholesky_ex_samples, kCholeskyTolerance, "", cholesky_program});
   registry.add({"cholesky_solve", cholesky_solve_samples, kCholeskySolveTolerance, ""});
   registry.add({"cholesky_inverse", cholesky_inverse_samples, kCholeskySolveTolerance, ""});
 }

@@ -46,6 +46,10 @@ struct OpSample {
   // The op on the inputs as given, without its spec's domain map (NOTE: [non-unique results]): an
   // error the op raises itself, or the op's values off its domain (eigh of a non-symmetric input).
   bool without_domain_map = false;
+  // Non-empty where the op's results are defined but have no derivative (inv_ex of an exactly
+  // singular matrix, where info jumps under any perturbation): says why. The value, meta and vmap
+  // families check the sample; the AD families, which would differentiate across the jump, skip it.
+  std::string no_derivative = {};
 };
 
 // How far a float64 (or float32) result may lie from the oracle result rounded to it. The error of
@@ -114,6 +118,8 @@ void register_linalg_spectral_samples(OpSampleRegistry& registry);
 void register_linalg_lu_samples(OpSampleRegistry& registry);
 // The triangular and Cholesky ops (linalg_triangular_samples.cpp), called by register_linalg_samples.
 void register_linalg_triangular_samples(OpSampleRegistry& registry);
+// inv, inv_ex, matrix_power (linalg_inverse_samples.cpp), called by register_linalg_samples.
+void register_linalg_inverse_samples(OpSampleRegistry& registry);
 void register_scan_samples(OpSampleRegistry& registry);
 void register_view_samples(OpSampleRegistry& registry);
 void register_view_copy_samples(OpSampleRegistry& registry);

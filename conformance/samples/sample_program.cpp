@@ -36,6 +36,12 @@ void SampleProgram::add_clauses_to(std::vector<std::string>& out) const {
   }
 }
 
+void map_input_onto_symmetric_matrices(SampleProgram& p) {
+  p.domain = {{{"xt"}, "transpose", {"x0"}, {{"dim0", std::int64_t{-2}}, {"dim1", std::int64_t{-1}}}},
+              {{"xs"}, "add", {"x0", "xt"}, {}}};
+  p.mapped_inputs = {{0, "xs"}};
+}
+
 SampleProgram sample_program(const OpSampleSpec& spec, const OpSample& sample) {
   if (!spec.program) return {};
   return spec.program(sample);

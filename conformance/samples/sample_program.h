@@ -63,6 +63,11 @@ struct SampleProgram {
   void add_clauses_to(std::vector<std::string>& clauses) const;
 };
 
+// Adds the domain map onto symmetric matrices, A ↦ A + Aᵀ (SPEC OPS-4.2), of the op's input 0: the
+// sum commutes, so the result is symmetric bit for bit, and it needs no constant (the factor 2 it
+// leaves against (A + Aᵀ)/2 is the samples' to allow for). eigh's, eigvalsh's and cholesky's.
+void map_input_onto_symmetric_matrices(SampleProgram& program);
+
 // The sample's program: the spec's (OpSampleSpec::program), the bare op where it declares none.
 SampleProgram sample_program(const OpSampleSpec& spec, const OpSample& sample);
 

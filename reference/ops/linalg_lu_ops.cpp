@@ -7,6 +7,8 @@
 #include "reference/backends/cpu/linalg_lu_exp.h"
 #include "reference/backends/cuda/linalg_lu_exp.h"
 #include "reference/ops/dispatch.h"
+#include "reference/ops/linalg_checks.h"
+#include "reference/ops/linalg_identity.h"
 #include "reference/ops/linalg_lu_permutation.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
@@ -20,21 +22,18 @@ namespace {
 
 Shape batch_dims(const Shape& shape) { return Shape(shape.begin(), shape.end() - 2); }
 
-// A floating [*, m, n] argument; `square` requires m == n.
-void check_floating_matrices(std::string_view op, std::string_view arg, const Tensor& a, bool square) {
+// A floating [*, m, n] argument, m and n free (square ones: check_square_floating).
+void check_floating_matrix(std::string_view op, std::string_view arg, const Tensor& a) {
   check_dtype(op, arg, a.dtype(), DTypeSet::Floating);
   FUNCSPEC_CHECK(a.dim() >= 2, ErrorKind::ShapeMismatch,
                  "[{}] expected '{}' to be a matrix or a batch of matrices but got shape {}", op, arg,
-                 shape_to_string(a.shape()));
-  FUNCSPEC_CHECK(!square || a.size(-1) == a.size(-2), ErrorKind::ShapeMismatch,
-                 "[{}] expected '{}' to be a batch of square matrices but got shape {}", op, arg,
                  shape_to_string(a.shape()));
 }
 
 // matrix_exp_frechet's A and E: square, of one dtype and size; their batch dims broadcast.
 Shape frechet_shape(const Tensor& a, const Tensor& e) {
-  check_floating_matrices("matrix_exp_frechet", "A", a, true);
-  check_floating_matrices("matrix_exp_frechet", "E", e, true);
+  check_square_floating("matrix_exp_frechet", "A", a);
+  check_square_floating("matrix_exp_frechet", "E", e);
   FUNCSPEC_CHECK(a.dtype() == e.dtype(), ErrorKind::DtypeNotSupported,
                  "[matrix_exp_frechet] expected A and E to have the same dtype but got {} and {}",
                  dtype_name(a.dtype()), dtype_name(e.dtype()));
@@ -69,7 +68,7 @@ void register_lu_factor(OpRegistry& registry) {
                    "below) with LAPACK's 1-based int64 pivots; any [*, m, n]");
   op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
     const Tensor& a = in[0];
-    check_floating_matrices("lu_factor", "A", a, false);
+    check_floating_matrix("lu_factor", "A", a);
     Shape pivots = batch_dims(a.shape());
     pivots.push_back(std::min(a.size(-2), a.size(-1)));
     return {{a.shape(), a.dtype()}, {pivots, DType::Int64}};
@@ -83,7 +82,7 @@ void register_matrix_exp(OpRegistry& registry) {
     OpDef& op = registry.add("matrix_exp(Tensor self) -> Tensor", OpKind::Primitive, "linalg",
                              "exp of each [n, n] matrix: scaling and squaring of a Taylor polynomial");
     op.infer = [](const TensorList& in, const Attrs&) -> std::vector<TensorMeta> {
-      check_floating_matrices("matrix_exp", "self", in[0], true);
+      check_square_floating("matrix_exp", "self", in[0]);
       return {{in[0].shape(), in[0].dtype()}};
     };
     op.cpu_kernel = unary_matrix_kernel<&cpu::matrix_exp>();
@@ -105,20 +104,12 @@ void register_matrix_exp(OpRegistry& registry) {
   }
 }
 
-// The rows×cols matrix with ones on its diagonal, on `device`.
-Tensor eye(std::int64_t rows, std::int64_t cols, DType dtype, Device device) {
-  const std::string where(device_name(device));
-  const Tensor row = ops::arange(0, rows, 1, DType::Int64, where);
-  const Tensor col = ops::arange(0, cols, 1, DType::Int64, where);
-  return ops::to_dtype(ops::eq(ops::unsqueeze(row, 1), col), dtype);
-}
-
 // L (m×k, unit lower) and U (k×n, upper) out of the packed factors, k = min(m, n).
 std::pair<Tensor, Tensor> unpack_factors(const Tensor& lu) {
   const std::int64_t m = lu.size(-2);
   const std::int64_t n = lu.size(-1);
   const std::int64_t k = std::min(m, n);
-  const Tensor l = ops::add(ops::tril(ops::narrow(lu, -1, 0, k), -1), eye(m, k, lu.dtype(), lu.device()));
+  const Tensor l = ops::add(ops::tril(ops::narrow(lu, -1, 0, k), -1), identity_matrix(m, k, lu.dtype(), lu.device()));
   return {l, ops::triu(ops::narrow(lu, -2, 0, k))};
 }
 
@@ -132,7 +123,7 @@ void register_lu(OpRegistry& registry) {
                    "n] upper, k = min(m, n)");
   op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
     const Tensor& a = in[0];
-    check_floating_matrices("lu", "A", a, false);
+    check_floating_matrix("lu", "A", a);
     const TensorList factors = call("lu_factor", {a}, {{"pivot", attrs.get_bool("pivot")}});
     const auto [l, u] = unpack_factors(factors[0]);
     return {lu_permutation_matrix(factors[1], a.size(-2), a.dtype()), l, u};
@@ -146,14 +137,14 @@ struct LuSolveOperands {
 };
 
 LuSolveOperands lu_solve_operands(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool left) {
-  check_floating_matrices("lu_solve", "LU", lu, true);
+  check_square_floating("lu_solve", "LU", lu);
   check_dtype("lu_solve", "pivots", pivots.dtype(), DTypeSet::Integral);
   const std::int64_t n = lu.size(-1);
   FUNCSPEC_CHECK(pivots.dim() == lu.dim() - 1 && pivots.shape() == Shape(lu.shape().begin(), lu.shape().end() - 1),
                  ErrorKind::ShapeMismatch, "[lu_solve] LU of shape {} needs pivots of shape {} but got {}",
                  shape_to_string(lu.shape()), shape_to_string(Shape(lu.shape().begin(), lu.shape().end() - 1)),
                  shape_to_string(pivots.shape()));
-  check_floating_matrices("lu_solve", "B", b, false);
+  check_floating_matrix("lu_solve", "B", b);
   FUNCSPEC_CHECK(lu.dtype() == b.dtype(), ErrorKind::DtypeNotSupported,
                  "[lu_solve] expected LU and B to have the same dtype but got {} and {}", dtype_name(lu.dtype()),
                  dtype_name(b.dtype()));
@@ -168,16 +159,21 @@ LuSolveOperands lu_solve_operands(const Tensor& lu, const Tensor& pivots, const 
   return {ops::expand(lu, lu_shape), ops::expand(pivots, pivots_shape), ops::expand(b, b_shape)};
 }
 
-// NOTE: [lu_solve through solve]
+// NOTE: [lu_solve through solve_triangular]
 // With A = P·L·U: A·X = B is X = U⁻¹·L⁻¹·Pᵀ·B, Aᵀ·X = B (adjoint) is X = P·L⁻ᵀ·U⁻ᵀ·B, X·A = B
-// (left=False) is X = B·U⁻¹·L⁻¹·Pᵀ and X·Aᵀ = B is X = B·P·L⁻ᵀ·U⁻ᵀ. Each inverse is a `solve` with
-// the triangular factor (the catalogue has no triangular solve yet): solve's LU of an upper
-// triangular matrix swaps no row and eliminates nothing (its multipliers are 0), so it is back
-// substitution; of L (unit lower, multipliers of partial pivoting at most 1 in magnitude) it swaps no
-// row either and is forward substitution; of Uᵀ it may pivot, which changes the rounding only.
-// solve's singular_matrix error is lu_solve's for a zero on U's diagonal (PyTorch returns inf or
-// NaN there). Being a composite, lu_solve takes every derivative from solve, einsum, tril and triu;
-// the pivots are integers and carry none.
+// (left=False) is X = B·U⁻¹·L⁻¹·Pᵀ and X·Aᵀ = B is X = B·P·L⁻ᵀ·U⁻ᵀ. Each inverse is a
+// solve_triangular reading the packed LU itself: U is its upper triangle, L its strict lower
+// triangle with a unit diagonal (unitriangular), and Uᵀ and Lᵀ the lower and upper triangles of its
+// transpose; so no factor is unpacked, and the gradient with respect to LU is that of the packed
+// factors (L's part below the diagonal, U's on and above it), as PyTorch's. Substitution does not
+// check U's diagonal (SPEC OPS-5.1): a zero there gives inf or NaN, as PyTorch's getrs and JAX's
+// lu_solve give, rather than an error. Being a composite, lu_solve takes every derivative from
+// solve_triangular, einsum and transpose; the pivots are integers and carry none.
+Tensor triangle_solve(const Tensor& factors, const Tensor& b, bool upper, bool left, bool unitriangular) {
+  return call_one("solve_triangular", {factors, b},
+                  {{"upper", upper}, {"left", left}, {"unitriangular", unitriangular}});
+}
+
 void register_lu_solve(OpRegistry& registry) {
   OpDef& op = registry.add(
       "lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor",
@@ -189,14 +185,20 @@ void register_lu_solve(OpRegistry& registry) {
     const bool adjoint = attrs.get_bool("adjoint");
     const LuSolveOperands o = lu_solve_operands(in[0], in[1], in[2], left);
     const Tensor p = lu_permutation_matrix(o.pivots, o.lu.size(-1), o.lu.dtype());
-    const auto [l, u] = unpack_factors(o.lu);
-    if (left && !adjoint) return {ops::solve(u, ops::solve(l, matrix_product(transposed(p), o.b)))};
-    if (left) return {matrix_product(p, ops::solve(transposed(l), ops::solve(transposed(u), o.b)))};
-    if (!adjoint) {
-      return {matrix_product(ops::solve(l, ops::solve(u, o.b, /*left=*/false), /*left=*/false), transposed(p))};
+    // L·Y = Pᵀ·B, then U·X = Y; Uᵀ·Y = B, then Lᵀ·Z = Y, X = P·Z; and the same from the right.
+    if (left && !adjoint) {
+      return {triangle_solve(o.lu, triangle_solve(o.lu, matrix_product(transposed(p), o.b), false, true, true), true,
+                             true, false)};
     }
-    return {ops::solve(transposed(u), ops::solve(transposed(l), matrix_product(o.b, p), /*left=*/false),
-                       /*left=*/false)};
+    const Tensor lu_t = transposed(o.lu);
+    if (left) {
+      return {matrix_product(p, triangle_solve(lu_t, triangle_solve(lu_t, o.b, false, true, false), true, true, true))};
+    }
+    if (!adjoint) {
+      return {matrix_product(triangle_solve(o.lu, triangle_solve(o.lu, o.b, true, false, false), false, false, true),
+                             transposed(p))};
+    }
+    return {triangle_solve(lu_t, triangle_solve(lu_t, matrix_product(o.b, p), true, false, true), false, false, false)};
   };
 }
 

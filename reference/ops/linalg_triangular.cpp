@@ -9,6 +9,7 @@
 #include "reference/backends/cuda/linalg_triangular.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/linalg_checks.h"
+#include "reference/ops/linalg_identity.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
 #include "reference/ops/registry.h"
@@ -141,18 +142,6 @@ Tensor triangular_solve(const Tensor& a, const Tensor& b, bool upper) {
   return call_one("solve_triangular", {a, b}, {{"upper", upper}});
 }
 
-// n×n identity of `like`'s dtype and device: arange(n) == arange(n)ᵀ.
-Tensor identity_like(const Tensor& like, std::int64_t n) {
-  const Tensor index = call_one("arange", {},
-                                {{"start", Scalar(std::int64_t{0})},
-                                 {"end", Scalar(n)},
-                                 {"step", Scalar(std::int64_t{1})},
-                                 {"dtype", DType::Int64},
-                                 {"device", std::string(device_name(like.device()))}});
-  const Tensor column = call_one("unsqueeze", {index}, {{"dim", std::int64_t{1}}});
-  return call_one("to_dtype", {call_one("eq", {column, index})}, {{"dtype", like.dtype()}});
-}
-
 void register_cholesky_composites(OpRegistry& registry) {
   {
     OpDef& op = registry.add(
@@ -186,7 +175,8 @@ void register_cholesky_composites(OpRegistry& registry) {
       // (L·Lᵀ)⁻¹ = L⁻ᵀ·L⁻¹ = Mᵀ·M with M = L⁻¹; (Uᵀ·U)⁻¹ = U⁻¹·U⁻ᵀ = M·Mᵀ with M = U⁻¹. The product
       // pairs the same factors at (i, j) and (j, i), so the result is exactly symmetric.
       const bool upper = attrs.get_bool("upper");
-      const Tensor m = triangular_solve(factor, identity_like(factor, factor.size(-1)), upper);
+      const Tensor m = triangular_solve(
+          factor, identity_matrix(factor.size(-1), factor.size(-1), factor.dtype(), factor.device()), upper);
       return {
           call_one("einsum", {m, m}, {{"equation", std::string(upper ? "...ik,...jk->...ij" : "...ki,...kj->...ij")}})};
     };

@@ -16,6 +16,8 @@ void register_linalg_spectral_ops(OpRegistry& registry);
 void register_linalg_lu_ops(OpRegistry& registry);
 // The triangular and Cholesky ops (linalg_triangular.cpp), called by register_linalg_ops.
 void register_linalg_triangular_ops(OpRegistry& registry);
+// inv, inv_ex, matrix_power (linalg_inverse.cpp), called by register_linalg_ops.
+void register_linalg_inverse_ops(OpRegistry& registry);
 void register_scan_ops(OpRegistry& registry);
 void register_view_ops(OpRegistry& registry);
 // The copying twins of the views and their scatters (NOTE: [view copies]); after the views.

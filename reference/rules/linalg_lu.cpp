@@ -4,6 +4,7 @@
 // narrow, matrix_exp_frechet), so every order of derivative has rules.
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
+#include "reference/ops/linalg_identity.h"
 #include "reference/ops/linalg_lu_permutation.h"
 #include "reference/ops/registry.h"
 #include "reference/rules/batching_helpers.h"
@@ -15,14 +16,6 @@ namespace linalg_lu_rules {
 namespace {
 
 Tensor product(const Tensor& x, const Tensor& y) { return ops::einsum("...ij,...jk->...ik", {x, y}); }
-
-// The rows×cols matrix with ones on its diagonal.
-Tensor eye(std::int64_t rows, std::int64_t cols, DType dtype, Device device) {
-  const std::string where(device_name(device));
-  const Tensor row = ops::arange(0, rows, 1, DType::Int64, where);
-  const Tensor col = ops::arange(0, cols, 1, DType::Int64, where);
-  return ops::to_dtype(ops::eq(ops::unsqueeze(row, 1), col), dtype);
-}
 
 // NOTE: [lu_factor derivative]
 // PyTorch's (linalg_lu_jvp, lu_factor_ex_jvp). With A = P·L·U, k = min(m, n), L1 and U1 the k×k
@@ -41,7 +34,7 @@ Tensor lu_factor_tangent(const Tensor& lu, const Tensor& pivots, const Tensor& t
   const DType dtype = lu.dtype();
   const Tensor p = lu_permutation_matrix(pivots, m, dtype);
   const Tensor permuted = ops::einsum("...ji,...jk->...ik", {p, tangent});
-  const Tensor l = ops::add(ops::tril(ops::narrow(lu, -1, 0, k), -1), eye(m, k, dtype, lu.device()));
+  const Tensor l = ops::add(ops::tril(ops::narrow(lu, -1, 0, k), -1), identity_matrix(m, k, dtype, lu.device()));
   const Tensor u = ops::triu(ops::narrow(lu, -2, 0, k));
   const Tensor l1 = ops::narrow(l, -2, 0, k);
   const Tensor u1 = ops::narrow(u, -1, 0, k);

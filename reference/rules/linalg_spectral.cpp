@@ -4,6 +4,7 @@
 
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
+#include "reference/ops/linalg_identity.h"
 #include "reference/rules/batching_helpers.h"
 #include "reference/transforms/op_rules.h"
 
@@ -19,12 +20,6 @@ Tensor transposed(const Tensor& a) { return ops::einsum("...ij->...ji", {a}); }
 Tensor symmetric_from_triangle(const Tensor& x, bool lower) {
   return lower ? ops::add(ops::tril(x), transposed(ops::tril(x, -1)))
                : ops::add(ops::triu(x), transposed(ops::triu(x, 1)));
-}
-
-// The n×n identity in `like`'s dtype and device.
-Tensor identity_like(const Tensor& like, std::int64_t n) {
-  const Tensor index = ops::arange(0, n, 1, DType::Int64, std::string(device_name(like.device())));
-  return ops::to_dtype(ops::eq(ops::unsqueeze(index, 1), index), like.dtype());
 }
 
 }  // namespace
@@ -48,7 +43,7 @@ void register_linalg_spectral_rules(RuleAttacher& attach) {
     const Tensor w =
         ops::einsum("...ji,...jk,...kl->...il", {vectors, symmetric_from_triangle(c.tangents[0], lower), vectors});
     const Tensor d_values = ops::diagonal(w, 0, -2, -1);
-    const Tensor eye = identity_like(values, values.size(-1));
+    const Tensor eye = identity_matrix(values.size(-1), values.size(-1), values.dtype(), values.device());
     // λ_j − λ_i at [..., i, j]; the diagonal's zero gaps are moved to 1 before the reciprocal, then masked.
     const Tensor gaps = ops::sub(ops::unsqueeze(values, -2), ops::unsqueeze(values, -1));
     const Tensor f = ops::mul(ops::reciprocal(ops::add(gaps, eye)), ops::sub(ops::lit(1), eye));

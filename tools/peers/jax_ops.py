@@ -452,6 +452,9 @@ def build_ops() -> dict[str, Impl]:
     ops["cholesky"] = lambda ctx, a, upper=False: jsl.cholesky(a, lower=not upper)
     ops["cholesky_solve"] = lambda ctx, b, factor, upper=False: jsl.cho_solve((factor, not upper), b)
     # cholesky_inverse: undeclared (JAX has none).
+    # inv_ex: undeclared (JAX has no info output).
+    ops["inv"] = lambda ctx, a: jnp.linalg.inv(a)
+    ops["matrix_power"] = lambda ctx, a, n: jnp.linalg.matrix_power(a, n)
 
     # Composites JAX itself has.
     ops["softmax"] = lambda ctx, x, dim: jax.nn.softmax(x, axis=dim)

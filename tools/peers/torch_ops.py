@@ -384,6 +384,15 @@ def build_ops() -> Ops:
     ops.add("cholesky_ex", cholesky_ex)
     ops.add("cholesky_solve", lambda b, factor, upper=False: torch.cholesky_solve(b, factor, upper=upper))
     ops.add("cholesky_inverse", lambda factor, upper=False: torch.cholesky_inverse(factor, upper=upper))
+    ops.add("inv", lambda a: torch.linalg.inv(a))
+
+    def inv_ex(a, check_errors=False):
+        # info is int32 in PyTorch; the case format has int64 only (docs/ops/linalg.md).
+        inverse, info = torch.linalg.inv_ex(a, check_errors=check_errors)
+        return inverse, info.to(torch.int64)
+
+    ops.add("inv_ex", inv_ex)
+    ops.add("matrix_power", lambda a, n: torch.linalg.matrix_power(a, n))
 
     # Composites (docs/ops/composite.md).
     ops.add("softmax", lambda x, dim: torch.softmax(x, dim))
