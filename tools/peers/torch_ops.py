@@ -384,6 +384,8 @@ def build_ops() -> Ops:
     ops.add("cholesky_ex", cholesky_ex)
     ops.add("cholesky_solve", lambda b, factor, upper=False: torch.cholesky_solve(b, factor, upper=upper))
     ops.add("cholesky_inverse", lambda factor, upper=False: torch.cholesky_inverse(factor, upper=upper))
+    ops.add("qr", lambda a, mode="reduced": tuple(torch.linalg.qr(a, mode=mode)))
+    ops.add("householder_product", lambda a, tau: torch.linalg.householder_product(a, tau))
 
     # Composites (docs/ops/composite.md).
     ops.add("softmax", lambda x, dim: torch.softmax(x, dim))
