@@ -433,6 +433,7 @@ void register_linalg_samples(OpSampleRegistry& registry) {
                 kSolveTolerance, ""});
   register_linalg_triangular_samples(registry);
   register_linalg_inverse_samples(registry);
+  register_linalg_qr_samples(registry);
 }
 
 }  // namespace funcspec::samples

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,10 @@ struct OpSample {
   // singular matrix, where info jumps under any perturbation): says why. The value, meta and vmap
   // families check the sample; the AD families, which would differentiate across the jump, skip it.
   std::string no_derivative = {};
+  // Set where the op computes the sample but its derivative there raises this kind (qr with mode
+  // 'r', SPEC OPS-10.3): the value, meta and vmap families check the sample, the AD families leave
+  // it to the case files that check the error (conformance/cases/ad/errors/).
+  std::optional<ErrorKind> derivative_error = std::nullopt;
 };
 
 // How far a float64 (or float32) result may lie from the oracle result rounded to it. The error of
@@ -120,6 +125,8 @@ void register_linalg_lu_samples(OpSampleRegistry& registry);
 void register_linalg_triangular_samples(OpSampleRegistry& registry);
 // inv, inv_ex, matrix_power (linalg_inverse_samples.cpp), called by register_linalg_samples.
 void register_linalg_inverse_samples(OpSampleRegistry& registry);
+// qr and householder_product (linalg_qr_samples.cpp), called by register_linalg_samples.
+void register_linalg_qr_samples(OpSampleRegistry& registry);
 void register_scan_samples(OpSampleRegistry& registry);
 void register_view_samples(OpSampleRegistry& registry);
 void register_view_copy_samples(OpSampleRegistry& registry);

@@ -121,7 +121,8 @@ std::optional<AdCheckSample> checkable_sample(const std::string& name, const OpD
   }
   // An explicit result dtype pins the computation to that dtype, which the oracle cannot extend.
   const bool pinned_dtype = s.sample.attrs.has("dtype") && !s.sample.attrs.is_none("dtype");
-  if (s.floating.empty() || !all_finite(s.sample) || pinned_dtype || !s.sample.no_derivative.empty()) {
+  if (s.floating.empty() || !all_finite(s.sample) || pinned_dtype || !s.sample.no_derivative.empty() ||
+      s.sample.derivative_error) {
     return std::nullopt;
   }
   // Which results are floating is known only by running the op (once, in the sample's dtype).

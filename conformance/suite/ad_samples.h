@@ -38,7 +38,8 @@ struct AdCheckSample {
 
 // The sample as a check of `op`'s derivatives (at tier nightly), or nothing when it has none to
 // check: no floating input, a non-finite input or result, an explicit result dtype, an error, a
-// sample that declares it has none (OpSample::no_derivative).
+// sample that declares it has none (OpSample::no_derivative), a derivative that raises
+// (OpSample::derivative_error).
 std::optional<AdCheckSample> checkable_sample(const std::string& name, const OpDef& op, const SampleCall& drawn_call,
                                               DType dtype, std::size_t index);
 

@@ -18,6 +18,8 @@ void register_linalg_lu_ops(OpRegistry& registry);
 void register_linalg_triangular_ops(OpRegistry& registry);
 // inv, inv_ex, matrix_power (linalg_inverse.cpp), called by register_linalg_ops.
 void register_linalg_inverse_ops(OpRegistry& registry);
+// qr and householder_product (linalg_qr.cpp), called by register_linalg_ops.
+void register_linalg_qr_ops(OpRegistry& registry);
 void register_scan_ops(OpRegistry& registry);
 void register_view_ops(OpRegistry& registry);
 // The copying twins of the views and their scatters (NOTE: [view copies]); after the views.

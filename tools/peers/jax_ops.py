@@ -456,6 +456,16 @@ def build_ops() -> dict[str, Impl]:
     ops["inv"] = lambda ctx, a: jnp.linalg.inv(a)
     ops["matrix_power"] = lambda ctx, a, n: jnp.linalg.matrix_power(a, n)
 
+    @op("qr")
+    def qr(ctx, a, mode="reduced"):
+        # jnp.linalg.qr(a, mode='r') returns R alone; the spec's Q in its place is an empty [0]
+        # tensor (SPEC OPS-10.1), which a JAX user has no counterpart of.
+        if mode == "r":
+            return jnp.zeros((0,), dtype=jnp.result_type(a)), jnp.linalg.qr(a, mode="r")
+        return tuple(jnp.linalg.qr(a, mode=mode))
+
+    ops["householder_product"] = lambda ctx, a, tau: jax.lax.linalg.householder_product(a, tau)
+
     # Composites JAX itself has.
     ops["softmax"] = lambda ctx, x, dim: jax.nn.softmax(x, axis=dim)
     ops["log_softmax"] = lambda ctx, x, dim: jax.nn.log_softmax(x, axis=dim)

@@ -179,7 +179,12 @@ RULES: list[Rule] = [
          r"multi_dot\(\): tensors \d+ and \d+ with shapes .* cannot be multiplied|"
          r"multi_dot\(\): tensor \d+ must be 2D|multi_dot\(\): the (?:first|last) tensor must be 1D or 2D|"
          r"cdist only supports at least 2D tensors|X1 and X2 must have the same number of columns|"
-         r"pdist only supports 2D tensors", "shape_mismatch"),
+         r"pdist only supports 2D tensors|"
+         r"householder_product: input must have at least 2 dimensions|"
+         r"householder_product: input\.shape\[-2\] must be greater than or equal to input\.shape\[-1\]|"
+         r"householder_product: input\.shape\[-1\] must be greater than or equal to tau\.shape\[-1\]|"
+         r"householder_product: Expected tau to have one dimension less than input|"
+         r"householder_product: Expected batch dimensions of tau to be equal to input\.shape", "shape_mismatch"),
     Rule(r"Dimension out of range \(expected to be in range of|Dimension specified as -?\d+ but tensor has no "
          r"dimensions|select\(\) cannot be applied to a 0-dim tensor", "dim_out_of_range"),
     Rule(r"index -?\d+ is out of bounds for dimension \d+ with size \d+|index out of range in self|"
@@ -223,7 +228,8 @@ RULES: list[Rule] = [
          r"cov\(\): bool dtype is not supported for input|"
          r"cov\(\): expected fweights to have integral dtype|cov\(\): expected aweights to have floating point dtype|"
          r"multi_dot\(\): all tensors must have be the same dtype|"
-         r"expected common dtype to be floating point",
+         r"expected common dtype to be floating point|"
+         r"householder_product: tau dtype .* does not match input dtype",
          "dtype_not_supported"),
     Rule(r"rounding_mode must be one of|div expected rounding_mode to be one of|"
          r"Expected UPLO argument to be 'L' or 'U'|"
@@ -256,7 +262,10 @@ RULES: list[Rule] = [
          r"cannot be converted to type .* without overflow|value cannot be converted to type|"
          r"Boolean alpha only supported for Boolean results|"
          r"For integral input tensors, argument alpha must not be a floating point number|"
-         r"diagonal dimensions cannot be identical",
+         r"diagonal dimensions cannot be identical|"
+         r"qr received unrecognized mode|"
+         r"The derivative of linalg\.qr depends on Q, which is not computed when mode='r'|"
+         r"The QR decomposition is not differentiable when mode='complete' and nrows > ncols",
          "invalid_argument"),
 ]
 

@@ -393,6 +393,8 @@ def build_ops() -> Ops:
 
     ops.add("inv_ex", inv_ex)
     ops.add("matrix_power", lambda a, n: torch.linalg.matrix_power(a, n))
+    ops.add("qr", lambda a, mode="reduced": tuple(torch.linalg.qr(a, mode=mode)))
+    ops.add("householder_product", lambda a, tau: torch.linalg.householder_product(a, tau))
 
     # Composites (docs/ops/composite.md).
     ops.add("softmax", lambda x, dim: torch.softmax(x, dim))
