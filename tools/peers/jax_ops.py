@@ -393,6 +393,7 @@ def build_ops() -> dict[str, Impl]:
     ops["inverse"] = lambda ctx, x: jnp.linalg.inv(x)
     ops["eigh"] = lambda ctx, a, UPLO="L": tuple(jnp.linalg.eigh(a, UPLO=UPLO))
     ops["eigvalsh"] = lambda ctx, a, UPLO="L": jnp.linalg.eigvalsh(a, UPLO=UPLO)
+    ops["svd"] = lambda ctx, a, full_matrices=True: tuple(jnp.linalg.svd(a, full_matrices=full_matrices))
 
     @op("solve")
     def solve(ctx, a, b, left=True):

@@ -356,6 +356,7 @@ def build_ops() -> Ops:
     ops.add("solve", lambda a, b, left=True: torch.linalg.solve(a, b, left=left))
     ops.add("eigh", lambda a, UPLO="L": tuple(torch.linalg.eigh(a, UPLO=UPLO)))
     ops.add("eigvalsh", lambda a, UPLO="L": torch.linalg.eigvalsh(a, UPLO=UPLO))
+    ops.add("svd", lambda a, full_matrices=True: tuple(torch.linalg.svd(a, full_matrices=full_matrices)))
 
     def lu_factor(a, pivot=True):
         # lu_factor's pivots are int32 in PyTorch; the spec's are int64 with the same values (SPEC OPS-6.1).
