@@ -200,6 +200,100 @@ std::vector<OpSample> svd_samples(DType f, SampleRng& rng) {
   return out;
 }
 
+// The clause a composite's samples check besides their families' (the bare op: no domain map, no readout).
+std::function<SampleProgram(const OpSample&)> checking(std::string clause) {
+  return [clause](const OpSample&) {
+    SampleProgram p;
+    p.clauses = {clause};
+    return p;
+  };
+}
+
+// svdvals on svd's samples but the full_matrices ones (the bare op: its result is unique).
+std::vector<OpSample> svdvals_samples(DType f, SampleRng& rng) {
+  std::vector<OpSample> out;
+  for (OpSample s : svd_samples(f, rng)) {
+    // The full_matrices samples repeat the reduced ones' shapes.
+    if (s.attrs.has("full_matrices") && s.attrs.get_bool("full_matrices")) continue;
+    s.attrs = {};
+    s.without_domain_map = false;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Attrs norm_attrs(const std::string& ord, std::vector<std::int64_t> dim = {-2, -1}, bool keepdim = false) {
+  return {{"ord", ord}, {"dim", dim}, {"keepdim", keepdim}};
+}
+
+// matrix_norm at every ord, over other dims, with keepdim; at ties of the row and column sums and at
+// zero, where its derivative is PyTorch's (SPEC OPS-8.4); the orders through the singular values
+// on gapped matrices (their derivative needs distinct singular values).
+std::vector<OpSample> matrix_norm_samples(DType f, SampleRng& rng) {
+  std::vector<OpSample> out;
+  for (const char* ord : {"fro", "1", "-1", "inf", "-inf"}) {
+    out.push_back({{rng.tensor({2, 3}, f)}, norm_attrs(ord), fmt::format("2x3 ord={}", ord)});
+  }
+  for (const char* ord : {"nuc", "2", "-2"}) {
+    out.push_back({{gapped(rng, {}, 2, 3, f)}, norm_attrs(ord), fmt::format("2x3 ord={}", ord)});
+  }
+  out.push_back({{rng.tensor({2, 2, 2}, f)}, norm_attrs("fro"), "batch of 2x2"});
+  out.push_back({{rng.tensor({2, 3, 2}, f)}, norm_attrs("1", {0, 2}), "dim=(0, 2)"});
+  out.push_back({{rng.tensor({3, 2, 2}, f)}, norm_attrs("inf", {-1, 0}, true), "dim=(-1, 0) keepdim"});
+  out.push_back({{rng.strided_tensor({3, 2}, f)}, norm_attrs("-inf"), "transposed"});
+  out.push_back(
+      {{call_one("transpose", {gapped(rng, {2}, 2, 3, f)}, {{"dim0", std::int64_t{-2}}, {"dim1", std::int64_t{-1}}})},
+       norm_attrs("nuc", {-1, -2}, true),
+       "nuc over dim=(-1, -2) of a transposed batch, keepdim"});
+  out.push_back({{gapped(rng, {}, 3, 3, f)}, norm_attrs("2", {1, 0}), "2 over dim=(1, 0)"});
+  out.push_back({{rng.tensor({1, 1}, f)}, norm_attrs("-2"), "1x1"});
+  out.push_back({{rng.tensor({0, 0}, f)}, norm_attrs("fro"), "0x0 fro"});
+  out.push_back({{rng.tensor({0, 0}, f)}, norm_attrs("nuc"), "0x0 nuc"});
+  out.push_back({{rng.tensor({0, 2, 2}, f)}, norm_attrs("1"), "empty batch"});
+  // Ties: |row| sums 3 and 3 (inf), |column| sums 3 and 3 (1), and the least of each (-inf, -1).
+  const std::vector<double> tie{1, -2, 2, 1};
+  for (const char* ord : {"inf", "1", "-inf", "-1"}) {
+    OpSample s{{from_vector(tie, {2, 2}, f)}, norm_attrs(ord), fmt::format("tie of the sums, ord={}", ord)};
+    s.special_point = "tie of the row or column sums of |A|";
+    out.push_back(std::move(s));
+  }
+  for (const char* ord : {"fro", "inf", "1", "-inf", "-1"}) {
+    OpSample s{{from_vector(std::vector<double>(4, 0.0), {2, 2}, f)}, norm_attrs(ord), fmt::format("zero ord={}", ord)};
+    s.special_point = "zero matrix";
+    out.push_back(std::move(s));
+  }
+  out.push_back({{rng.tensor({2, 2}, f)}, norm_attrs("3"), "ord=3: invalid_argument"});
+  out.push_back({{rng.tensor({2, 2}, f)}, norm_attrs("fro", {0, 0}), "dim=(0, 0): invalid_argument"});
+  out.push_back({{rng.tensor({2, 2}, f)}, norm_attrs("fro", {0, 2}), "dim=(0, 2) of a matrix: dim_out_of_range"});
+  out.push_back({{rng.tensor({3}, f)}, norm_attrs("fro", {0, 0}), "1-D: shape_mismatch"});
+  out.push_back({{rng.tensor({2, 2}, DType::Int64, -5, 5)}, norm_attrs("fro"), "int64: dtype_not_supported"});
+  return out;
+}
+
+Attrs cond_p(const std::string& p) { return {{"p", p}}; }
+
+// cond at every p: the spectral ones on any m×n, the others on square well-conditioned matrices. A
+// singular input's singular_matrix is data-dependent (meta cannot raise it): a case file.
+std::vector<OpSample> cond_samples(DType f, SampleRng& rng) {
+  std::vector<OpSample> out{
+      {{gapped(rng, {}, 3, 3, f)}, {}, "3x3 p=None"},
+      {{gapped(rng, {}, 2, 3, f)}, cond_p("2"), "2x3 p=2"},
+      {{gapped(rng, {}, 3, 2, f)}, cond_p("-2"), "3x2 p=-2"},
+      {{gapped(rng, {2}, 2, 2, f)}, {}, "batch of 2x2"},
+      {{gapped(rng, {}, 3, 3, f, true)}, cond_p("2"), "transposed"},
+      {{gapped(rng, {}, 1, 1, f)}, {}, "1x1"},
+      {{gapped(rng, {}, 0, 0, f)}, {}, "0x0 is 0"},
+      {{gapped(rng, {0}, 2, 2, f)}, cond_p("fro"), "empty batch"},
+  };
+  for (const char* p : {"fro", "nuc", "1", "-1", "inf", "-inf"}) {
+    out.push_back({{gapped(rng, {}, 2, 2, f)}, cond_p(p), fmt::format("2x2 p={}", p)});
+  }
+  out.push_back({{gapped(rng, {}, 2, 3, f)}, cond_p("fro"), "2x3 p=fro: shape_mismatch"});
+  out.push_back({{gapped(rng, {}, 2, 2, f)}, cond_p("3"), "p=3: invalid_argument"});
+  out.push_back({{rng.tensor({2, 2}, DType::Int64, -5, 5)}, {}, "int64: dtype_not_supported"});
+  return out;
+}
+
 }  // namespace
 }  // namespace svd_samples
 
@@ -215,9 +309,29 @@ std::vector<OpSample> svd_samples(DType f, SampleRng& rng) {
 // (another sign pairing, a permutation) moves an outer product by O(1).
 constexpr OracleTolerance kSvdTolerance{4096.0, 4096.0, 1.0, 0.0};
 
+// matrix_norm: 'fro' and ±1/±inf are sums of |a_ij| (or their squares) over at most 6 entries in
+// [-2, 2), with a square root: a few eps of the result (or of the largest entry, where the sums
+// cancel nothing: they add magnitudes). 'nuc' and ±2 add or pick singular values, each within svd's
+// ||E|| <= 1500 eps of ||A||_F <= 7 (Weyl; here in absolute terms, measured against max(|value|, 1)).
+// Stated: svd's 4096 eps of max(|value|, 1), which covers both.
+constexpr OracleTolerance kMatrixNormTolerance{4096.0, 4096.0, 1.0, 0.0};
+// cond on gapped matrices (σ in [1, 4.25], so cond <= 4.25): a ratio of two singular values, each
+// within svd's ||E|| <= 1500 eps·||A||_F <= 10⁴ eps absolute, so relative errors of at most 10⁴ eps
+// each and 2·10⁴ eps for the ratio; or a product of two norms, A's (a few eps) and its inverse's
+// (LU: about n³·cond·eps <= 120 eps relative). Stated 2¹⁵ eps of max(|value|, 1). No
+// ill-conditioned sample: the least singular value's absolute error, relative to a tiny σ_min,
+// would need a tolerance growing with cond².
+constexpr OracleTolerance kCondTolerance{32768.0, 32768.0, 1.0, 0.0};
+
 void register_linalg_svd_samples(OpSampleRegistry& registry) {
   registry.add({"svd", [](DType f, SampleRng& rng) { return svd_samples::svd_samples(f, rng); }, kSvdTolerance, "",
                 svd_samples::svd_program});
+  registry.add({"svdvals", [](DType f, SampleRng& rng) { return svd_samples::svdvals_samples(f, rng); }, kSvdTolerance,
+                "", svd_samples::checking("OPS-8.3")});
+  registry.add({"matrix_norm", [](DType f, SampleRng& rng) { return svd_samples::matrix_norm_samples(f, rng); },
+                kMatrixNormTolerance, "", svd_samples::checking("OPS-8.4")});
+  registry.add({"cond", [](DType f, SampleRng& rng) { return svd_samples::cond_samples(f, rng); }, kCondTolerance, "",
+                svd_samples::checking("OPS-8.5")});
 }
 
 }  // namespace funcspec::samples

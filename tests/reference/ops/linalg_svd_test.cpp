@@ -143,5 +143,81 @@ TEST(LinalgSvd, RepeatedSingularValues) {
   EXPECT_THAT(values(grad(singular_values)({PyTree(identity)}).tensor()), ElementsAre(1, 0, 0, 0, 1, 0, 0, 0, 1));
 }
 
+// svdvals is svd's S; its gradient at repeated singular values is finite: sum(svdvals) at 2·I has
+// the gradient U Vh = I whatever basis U = V of the repeated pair the backend chose (OPS-8.3).
+TEST(LinalgSvdvals, ValuesAndFiniteGradientAtRepeatedSingularValues) {
+  expect_same(values(call_one("svdvals", {from_values({3, 4}, {1, 2})})), {5}, 1e-15);
+  const PyFunction nuclear = [](const std::vector<PyTree>& args) {
+    return PyTree(ops::sum(call_one("svdvals", {args[0].tensor()})));
+  };
+  expect_same(values(grad(nuclear)({PyTree(from_values({2, 0, 0, 2}, {2, 2}))}).tensor()), {1, 0, 0, 1}, 1e-15);
+  expect_op_error("svdvals", {Tensor::empty({2, 2}, DType::Int64)}, {}, ErrorKind::DtypeNotSupported, "svdvals");
+}
+
+Attrs norm_ord(const std::string& ord, std::vector<std::int64_t> dim = {-2, -1}, bool keepdim = false) {
+  return {{"ord", ord}, {"dim", dim}, {"keepdim", keepdim}};
+}
+
+// [[1, -2], [2, 1]]: |row| sums (3, 3), |column| sums (3, 3); ||A||_F = √10; σ = (√5, √5) (A = √5·rotation).
+// [[3, 0], [0, -4]]: column sums (3, 4), row sums (3, 4), σ = (4, 3).
+TEST(LinalgMatrixNorm, EveryOrder) {
+  const Tensor a = from_values({3, 0, 0, -4}, {2, 2});
+  const std::vector<std::pair<std::string, double>> expected{{"fro", 5}, {"nuc", 7},  {"1", 4}, {"-1", 3},
+                                                             {"inf", 4}, {"-inf", 3}, {"2", 4}, {"-2", 3}};
+  for (const auto& [ord, value] : expected) {
+    expect_same(values(call_one("matrix_norm", {a}, norm_ord(ord))), {value}, 1e-14);
+  }
+  // Over dims (0, 2) of [[[1, 2]], [[3, 4]]] the matrix is [[1, 2], [3, 4]]: its largest column sum is
+  // 6; keepdim keeps both reduced dims as 1.
+  const Tensor stacked = from_values({1, 2, 3, 4}, {2, 1, 2});
+  const Tensor kept = call_one("matrix_norm", {stacked}, norm_ord("1", {0, 2}, true));
+  EXPECT_EQ(kept.shape(), (Shape{1, 1, 1}));
+  EXPECT_THAT(values(kept), ElementsAre(6));
+  // inf over dims (2, 0): rows are dim 2, so the row sums are those of the transpose: max(4, 6).
+  EXPECT_THAT(values(call_one("matrix_norm", {stacked}, norm_ord("inf", {2, 0}))), ElementsAre(6));
+}
+
+// At a tie the gradient is split evenly among the tied sums (amax's rule, as PyTorch); at zero it is 0.
+TEST(LinalgMatrixNorm, DerivativesAtTiesAndAtZero) {
+  const auto gradient = [](const std::string& ord, const Tensor& at) {
+    const PyFunction f = [ord](const std::vector<PyTree>& args) {
+      return PyTree(call_one("matrix_norm", {args[0].tensor()}, norm_ord(ord)));
+    };
+    return values(grad(f)({PyTree(at)}).tensor());
+  };
+  const Tensor tie = from_values({1, -2, 2, 1}, {2, 2});
+  expect_same(gradient("inf", tie), {0.5, -0.5, 0.5, 0.5}, 0);
+  expect_same(gradient("1", tie), {0.5, -0.5, 0.5, 0.5}, 0);
+  const Tensor zero = from_values({0, 0, 0, 0}, {2, 2});
+  for (const char* ord : {"fro", "1", "-1", "inf", "-inf"}) expect_same(gradient(ord, zero), {0, 0, 0, 0}, 0);
+}
+
+TEST(LinalgMatrixNorm, RefusesWhatPyTorchRefuses) {
+  const Tensor a = Tensor::empty({2, 2}, DType::Float64);
+  expect_op_error("matrix_norm", {a}, norm_ord("3"), ErrorKind::InvalidArgument, "ord");
+  expect_op_error("matrix_norm", {a}, norm_ord("fro", {1, -1}), ErrorKind::InvalidArgument, "more than once");
+  expect_op_error("matrix_norm", {a}, norm_ord("fro", {0}), ErrorKind::InvalidArgument, "2 dims");
+  expect_op_error("matrix_norm", {Tensor::empty({3}, DType::Float64)}, norm_ord("fro"), ErrorKind::ShapeMismatch,
+                  "2 dims");
+  expect_op_error("matrix_norm", {Tensor::empty({2, 2}, DType::Int64)}, norm_ord("fro"), ErrorKind::DtypeNotSupported,
+                  "int64");
+}
+
+// diag(2, 0.5): σ = (2, 0.5), so cond = 4 (p None, '2'), 1/4 ('-2'); inverse diag(0.5, 2), so the
+// 1-norm product is 2·2 = 4 and the Frobenius one √4.25·√4.25 = 4.25.
+TEST(LinalgCond, SpectralAndInverseBasedOrders) {
+  const Tensor a = from_values({2, 0, 0, 0.5}, {2, 2});
+  expect_same(values(call_one("cond", {a})), {4}, 1e-15);
+  expect_same(values(call_one("cond", {a}, {{"p", std::string("-2")}})), {0.25}, 1e-15);
+  expect_same(values(call_one("cond", {a}, {{"p", std::string("1")}})), {4}, 1e-15);
+  expect_same(values(call_one("cond", {a}, {{"p", std::string("fro")}})), {4.25}, 1e-14);
+  // A wide matrix has a spectral condition number: [[3, 4]] has σ = 5 alone, so 1.
+  expect_same(values(call_one("cond", {from_values({3, 4}, {1, 2})})), {1}, 1e-15);
+  EXPECT_EQ(call_one("cond", {Tensor::empty({3, 0, 0}, DType::Float64)}).shape(), (Shape{3}));
+  expect_op_error("cond", {from_values({3, 4}, {1, 2})}, {{"p", std::string("1")}}, ErrorKind::ShapeMismatch, "square");
+  expect_op_error("cond", {from_values({1, 2, 2, 4}, {2, 2})}, {{"p", std::string("inf")}}, ErrorKind::SingularMatrix,
+                  "");
+}
+
 }  // namespace
 }  // namespace funcspec
