@@ -76,13 +76,22 @@ def attrs_for_jax(attrs: dict[str, Any]) -> dict[str, Any]:
         if name == "dtype":
             value = jax_dtype(value)
         elif name in _NUMERIC_ATTRS and isinstance(value, str):
-            value = float(value)
+            value = _number_or_name(value)
         out["from_" if name == "from" else name] = value
     return out
 
 
+def _number_or_name(value: str) -> Any:
+    """"nan"/"inf" and numbers as floats; a name (matrix_norm's ord='fro', SPEC OPS-8.4) as it is."""
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
 # matrix_norm's ord and cond's p: the spec's schema spells the numeric orders as strings (SPEC OPS-8.4).
-_MATRIX_ORDERS = {"fro": "fro", "nuc": "nuc", "1": 1, "-1": -1, "2": 2, "-2": -2, "inf": jnp.inf, "-inf": -jnp.inf}
+_MATRIX_ORDERS = {"fro": "fro", "nuc": "nuc", "1": 1, "-1": -1, "2": 2, "-2": -2,
+                  "inf": jnp.inf, "-inf": -jnp.inf}
 
 
 def _matrix_ord(ord: Any) -> Any:

@@ -56,7 +56,7 @@ def attrs_for_torch(attrs: dict[str, Any]) -> dict[str, Any]:
         if name == "dtype":
             value = torch_dtype(value)
         elif name in _NUMERIC_ATTRS and isinstance(value, str):
-            value = float(value)
+            value = _number_or_name(value)
         out["from_" if name == "from" else name] = value
     return out
 
@@ -88,8 +88,17 @@ def _dims(dim: Any) -> Optional[list[int]]:
     return [dim] if isinstance(dim, int) else list(dim)
 
 
+def _number_or_name(value: str) -> Any:
+    """"nan"/"inf" and numbers as floats; a name (matrix_norm's ord='fro', SPEC OPS-8.4) as it is."""
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
 # matrix_norm's ord and cond's p: the spec's schema spells the numeric orders as strings (SPEC OPS-8.4).
-_MATRIX_ORDERS = {"fro": "fro", "nuc": "nuc", "1": 1, "-1": -1, "2": 2, "-2": -2, "inf": math.inf, "-inf": -math.inf}
+_MATRIX_ORDERS = {"fro": "fro", "nuc": "nuc", "1": 1, "-1": -1, "2": 2, "-2": -2,
+                  "inf": math.inf, "-inf": -math.inf}
 
 
 def _matrix_ord(ord: Any) -> Any:
