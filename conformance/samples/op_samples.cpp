@@ -93,6 +93,7 @@ OpSampleRegistry& OpSampleRegistry::mutable_instance() {
     register_linalg_samples(*r);
     register_distance_samples(*r);
     register_linalg_spectral_samples(*r);
+    register_linalg_svd_samples(*r);
     register_linalg_lu_samples(*r);
     register_scan_samples(*r);
     register_view_samples(*r);

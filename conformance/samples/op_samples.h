@@ -119,6 +119,8 @@ void register_reduce_samples(OpSampleRegistry& registry);
 void register_linalg_samples(OpSampleRegistry& registry);
 void register_distance_samples(OpSampleRegistry& registry);
 void register_linalg_spectral_samples(OpSampleRegistry& registry);
+// svd (linalg_svd_samples.cpp).
+void register_linalg_svd_samples(OpSampleRegistry& registry);
 // lu_factor, lu, lu_solve, matrix_exp (linalg_lu_samples.cpp).
 void register_linalg_lu_samples(OpSampleRegistry& registry);
 // The triangular and Cholesky ops (linalg_triangular_samples.cpp), called by register_linalg_samples.

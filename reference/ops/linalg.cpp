@@ -572,6 +572,7 @@ void register_linalg_ops(OpRegistry& registry) {
   register_triangular(registry);
   register_lu_ops(registry);
   register_linalg_spectral_ops(registry);
+  register_linalg_svd_ops(registry);
   register_linalg_lu_ops(registry);
   register_linalg_triangular_ops(registry);
   register_linalg_inverse_ops(registry);

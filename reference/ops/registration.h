@@ -12,6 +12,8 @@ void register_linalg_ops(OpRegistry& registry);
 void register_distance_ops(OpRegistry& registry);
 // The spectral linalg ops (eigh, eigvalsh), registered by register_linalg_ops.
 void register_linalg_spectral_ops(OpRegistry& registry);
+// svd (linalg_svd.cpp), registered by register_linalg_ops.
+void register_linalg_svd_ops(OpRegistry& registry);
 // lu_factor, lu, lu_solve, matrix_exp (linalg_lu_ops.cpp); called by register_linalg_ops.
 void register_linalg_lu_ops(OpRegistry& registry);
 // The triangular and Cholesky ops (linalg_triangular.cpp), called by register_linalg_ops.

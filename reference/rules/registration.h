@@ -9,6 +9,8 @@ void register_binary_rules(RuleAttacher& attach);
 void register_reduce_rules(RuleAttacher& attach);
 void register_linalg_rules(RuleAttacher& attach);
 void register_linalg_spectral_rules(RuleAttacher& attach);
+// svd's rules (linalg_svd.cpp).
+void register_linalg_svd_rules(RuleAttacher& attach);
 // lu_factor, matrix_exp, matrix_exp_frechet (linalg_lu.cpp); called by register_linalg_rules.
 void register_linalg_lu_rules(RuleAttacher& attach);
 // The triangular and Cholesky ops' rules (linalg_triangular.cpp), called by register_linalg_rules.

@@ -129,6 +129,7 @@ void register_rules(OpRegistry& catalogue) {
   register_reduce_rules(attach);
   register_linalg_rules(attach);
   register_linalg_spectral_rules(attach);
+  register_linalg_svd_rules(attach);
   register_scan_rules(attach);
   register_view_rules(attach);
   register_view_copy_rules(attach);

@@ -98,7 +98,8 @@ RULES: list[Rule] = [
          r"cannot handle multidimensional [fa]weights|"
          r"Both input arrays must be \(arrays of\) \d+-?dimensional vectors|"
          r"multi_dot: last dimension of each array must match first dimension|"
-         r"multi_dot: input arrays must all be two-dimensional|diag input must be \d+d or \d+d", "shape_mismatch"),
+         r"multi_dot: input arrays must all be two-dimensional|diag input must be \d+d or \d+d|"
+         r"Input 0 to svd must have rank at least 2", "shape_mismatch"),
     Rule(r"AxisError|axis -?\d+ is out of bounds for array of dimension", "dim_out_of_range"),
     Rule(r"index -?\d+ is out of bounds for axis -?\d+ with size", "index_out_of_range"),
     Rule(r"cannot reshape array of size", "invalid_argument"),

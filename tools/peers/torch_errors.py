@@ -196,6 +196,8 @@ RULES: list[Rule] = [
     Rule(r"the input is not positive-definite", "not_positive_definite"),
     Rule(r"the input matrix is singular|The diagonal element \d+ is zero|U\(\d+,\d+\) is zero", "singular_matrix"),
     Rule(r"ZeroDivisionError|integer division by zero|division by zero", "invalid_argument"),
+    Rule(r"linalg\.matrix_norm: Order .* not supported|linalg\.matrix_norm: dims must be different|"
+         r"linalg\.cond got an invalid norm type", "invalid_argument"),
     Rule(r"not implemented for '(?:Bool|Long|Float|Double)'|"
          r"Subtraction, the `-` operator, with (?:two bool tensors|a bool tensor) is not supported|"
          r"could not infer output dtype\. Input dtype must be either a floating point or complex dtype|"

@@ -737,6 +737,32 @@ TEST(CudaLinalgSpectral, EighIsTheCpuBits) {
   }
 }
 
+// svd: the cpu's one-sided Jacobi routine (reference/backends/common/linalg_svd.h) runs on the device,
+// one thread per matrix, without fused multiply-adds: the same bits, the completion of full factors
+// and of empty matrices included.
+TEST(CudaLinalgSvd, SvdIsTheCpuBits) {
+  FUNCSPEC_REQUIRE_GPU();
+  Values values(13);
+  std::vector<Shape> shapes = kSquareShapes;
+  shapes.insert(shapes.end(), {{5, 3}, {3, 5}, {2, 4, 1}, {1, 4}, {0, 3}, {3, 0}, {0, 2, 3}});
+  for (DType dtype : {DType::Float32, DType::Float64}) {
+    for (const Shape& shape : shapes) {
+      for (Layout layout : kLayouts) {
+        for (bool full : {false, true}) {
+          const Tensor a = random_matrices(values, shape, dtype, layout);
+          const std::string what = std::string(dtype_name(dtype)) + " " + shape_to_string(shape) + " " +
+                                   layout_name(layout) + (full ? " full" : " reduced");
+          const TensorList on_cpu = call("svd", {a}, {{"full_matrices", full}});
+          const TensorList on_cuda = call("svd", {same_view_on_cuda(a)}, {{"full_matrices", full}});
+          expect_identical(on_cuda[0], on_cpu[0], "U " + what);
+          expect_identical(on_cuda[1], on_cpu[1], "S " + what);
+          expect_identical(on_cuda[2], on_cpu[2], "Vh " + what);
+        }
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The GEMM plan, replayed on the host (runs without a GPU in any build with the CUDA backend).
 
