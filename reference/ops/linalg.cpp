@@ -575,6 +575,7 @@ void register_linalg_ops(OpRegistry& registry) {
   register_linalg_svd_ops(registry);
   register_linalg_lu_ops(registry);
   register_linalg_triangular_ops(registry);
+  register_linalg_pinv_ops(registry);
 }
 
 }  // namespace funcspec

@@ -18,6 +18,8 @@ void register_linalg_svd_ops(OpRegistry& registry);
 void register_linalg_lu_ops(OpRegistry& registry);
 // The triangular and Cholesky ops (linalg_triangular.cpp), called by register_linalg_ops.
 void register_linalg_triangular_ops(OpRegistry& registry);
+// pinv, pinv_with_tolerances, lstsq, matrix_rank (linalg_pinv.cpp), called by register_linalg_ops.
+void register_linalg_pinv_ops(OpRegistry& registry);
 void register_scan_ops(OpRegistry& registry);
 void register_view_ops(OpRegistry& registry);
 // The copying twins of the views and their scatters (NOTE: [view copies]); after the views.

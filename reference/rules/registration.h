@@ -15,6 +15,8 @@ void register_linalg_svd_rules(RuleAttacher& attach);
 void register_linalg_lu_rules(RuleAttacher& attach);
 // The triangular and Cholesky ops' rules (linalg_triangular.cpp), called by register_linalg_rules.
 void register_linalg_triangular_rules(RuleAttacher& attach);
+// pinv_with_tolerances' rules (linalg_pinv.cpp), called by register_linalg_rules.
+void register_linalg_pinv_rules(RuleAttacher& attach);
 void register_scan_rules(RuleAttacher& attach);
 void register_view_rules(RuleAttacher& attach);
 void register_view_copy_rules(RuleAttacher& attach);

@@ -385,6 +385,15 @@ def build_ops() -> Ops:
     ops.add("cholesky_ex", cholesky_ex)
     ops.add("cholesky_solve", lambda b, factor, upper=False: torch.cholesky_solve(b, factor, upper=upper))
     ops.add("cholesky_inverse", lambda factor, upper=False: torch.cholesky_inverse(factor, upper=upper))
+    ops.add("pinv", lambda a, atol=None, rtol=None, hermitian=False: torch.linalg.pinv(
+        a, atol=atol, rtol=rtol, hermitian=hermitian))
+    ops.add("pinv_with_tolerances", lambda a, atol, rtol, hermitian=False: torch.linalg.pinv(
+        a, atol=atol, rtol=rtol, hermitian=hermitian))
+    # The catalogue's lstsq is the solution (docs/ops/linalg.md).
+    ops.add("lstsq", lambda a, b, rcond=None, driver=None: torch.linalg.lstsq(
+        a, b, rcond=rcond, driver=driver).solution)
+    ops.add("matrix_rank", lambda a, atol=None, rtol=None, hermitian=False: torch.linalg.matrix_rank(
+        a, atol=atol, rtol=rtol, hermitian=hermitian))
 
     # Composites (docs/ops/composite.md).
     ops.add("softmax", lambda x, dim: torch.softmax(x, dim))
