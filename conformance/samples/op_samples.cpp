@@ -95,6 +95,7 @@ OpSampleRegistry& OpSampleRegistry::mutable_instance() {
     register_linalg_spectral_samples(*r);
     register_linalg_svd_samples(*r);
     register_linalg_lu_samples(*r);
+    register_linalg_pinv_samples(*r);
     register_scan_samples(*r);
     register_view_samples(*r);
     register_view_copy_samples(*r);

@@ -123,6 +123,8 @@ void register_linalg_spectral_samples(OpSampleRegistry& registry);
 void register_linalg_svd_samples(OpSampleRegistry& registry);
 // lu_factor, lu, lu_solve, matrix_exp (linalg_lu_samples.cpp).
 void register_linalg_lu_samples(OpSampleRegistry& registry);
+// pinv, pinv_with_tolerances, lstsq, matrix_rank (linalg_pinv_samples.cpp).
+void register_linalg_pinv_samples(OpSampleRegistry& registry);
 // The triangular and Cholesky ops (linalg_triangular_samples.cpp), called by register_linalg_samples.
 void register_linalg_triangular_samples(OpSampleRegistry& registry);
 // inv, inv_ex, matrix_power (linalg_inverse_samples.cpp), called by register_linalg_samples.

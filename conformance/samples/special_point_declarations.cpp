@@ -185,6 +185,13 @@ std::map<std::string, std::vector<SpecialPoint>> other_points() {
        {point("singular, rank n-1", {at({1.0, 2.0, 2.0, 4.0}, {2, 2})}),
         point("singular, rank n-2 (zero)", {at({0.0, 0.0, 0.0, 0.0}, {2, 2})})}},
       {"slogdet", {point("singular", {at({1.0, 2.0, 2.0, 4.0}, {2, 2})})}},
+      // Where the rank changes pinv jumps; its derivative is the constant-rank one (SPEC OPS-9.1).
+      {"pinv",
+       {point("rank-deficient, rank 1 of 2", {at({1.0, 2.0, 2.0, 4.0}, {2, 2}), omitted(), omitted()}),
+        point("zero matrix, rank 0", {at({0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, {2, 3}), omitted(), omitted()}),
+        point("hermitian, rank-deficient, rank 1 of 2", {at({1.0, 2.0, 2.0, 4.0}, {2, 2}), omitted(), omitted()},
+              {{"hermitian", true}})}},
+      {"lstsq", {point("rank-deficient A, rank 1 of 2", {at({1.0, 2.0, 2.0, 4.0}, {2, 2}), at({1.0, -0.5}, {2, 1})})}},
       // beta = 0: self is not read (NOTE: [beta = 0 ignores self]), so a NaN or inf in it reaches
       // neither the value nor any derivative.
       {"addmm",

@@ -577,6 +577,7 @@ void register_linalg_ops(OpRegistry& registry) {
   register_linalg_triangular_ops(registry);
   register_linalg_inverse_ops(registry);
   register_linalg_qr_ops(registry);
+  register_linalg_pinv_ops(registry);
 }
 
 }  // namespace funcspec

@@ -22,6 +22,8 @@ void register_linalg_triangular_ops(OpRegistry& registry);
 void register_linalg_inverse_ops(OpRegistry& registry);
 // qr and householder_product (linalg_qr.cpp), called by register_linalg_ops.
 void register_linalg_qr_ops(OpRegistry& registry);
+// pinv, pinv_with_tolerances, lstsq, matrix_rank (linalg_pinv.cpp), called by register_linalg_ops.
+void register_linalg_pinv_ops(OpRegistry& registry);
 void register_scan_ops(OpRegistry& registry);
 void register_view_ops(OpRegistry& registry);
 // The copying twins of the views and their scatters (NOTE: [view copies]); after the views.

@@ -302,6 +302,7 @@ void register_linalg_rules(RuleAttacher& attach) {
   register_linalg_lu_rules(attach);
   register_linalg_triangular_rules(attach);
   register_linalg_qr_rules(attach);
+  register_linalg_pinv_rules(attach);
 }
 
 }  // namespace funcspec::transforms

@@ -17,6 +17,8 @@ void register_linalg_lu_rules(RuleAttacher& attach);
 void register_linalg_triangular_rules(RuleAttacher& attach);
 // qr's rules (linalg_qr.cpp), called by register_linalg_rules.
 void register_linalg_qr_rules(RuleAttacher& attach);
+// pinv_with_tolerances' rules (linalg_pinv.cpp), called by register_linalg_rules.
+void register_linalg_pinv_rules(RuleAttacher& attach);
 void register_scan_rules(RuleAttacher& attach);
 void register_view_rules(RuleAttacher& attach);
 void register_view_copy_rules(RuleAttacher& attach);

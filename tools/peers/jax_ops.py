@@ -488,6 +488,29 @@ def build_ops() -> dict[str, Impl]:
 
     ops["householder_product"] = lambda ctx, a, tau: jax.lax.linalg.householder_product(a, tau)
 
+    # jnp.linalg.pinv and matrix_rank take a relative tolerance only (pinv_with_tolerances, which
+    # always has an absolute one, stays undeclared); jnp.linalg.lstsq solves one system, with no
+    # driver, and returns the solution first.
+    @op("pinv")
+    def pinv(ctx, a, atol=None, rtol=None, hermitian=False):
+        if atol is not None:
+            raise Unsupported("jnp.linalg.pinv has no atol")
+        return jnp.linalg.pinv(a, rtol=rtol, hermitian=hermitian)
+
+    @op("matrix_rank")
+    def matrix_rank(ctx, a, atol=None, rtol=None, hermitian=False):
+        if atol is not None:
+            raise Unsupported("jnp.linalg.matrix_rank has no atol")
+        return jnp.linalg.matrix_rank(a, rtol=rtol, hermitian=hermitian).astype(jnp.int64)
+
+    @op("lstsq")
+    def lstsq(ctx, a, b, rcond=None, driver=None):
+        if driver is not None:
+            raise Unsupported("jnp.linalg.lstsq has no driver")
+        if _ndim(a) != 2:
+            raise Unsupported("jnp.linalg.lstsq solves one system, not a batch")
+        return jnp.linalg.lstsq(a, b, rcond=rcond)[0]
+
     # Composites JAX itself has.
     ops["softmax"] = lambda ctx, x, dim: jax.nn.softmax(x, axis=dim)
     ops["log_softmax"] = lambda ctx, x, dim: jax.nn.log_softmax(x, axis=dim)

@@ -145,6 +145,14 @@ RULES: list[Rule] = [
     Rule(r"a Tensor with \d+ elements cannot be converted to Scalar|"
          r"only one element tensors can be converted to Python scalars|"
          r"Boolean value of Tensor with (?:more than one value|no values) is ambiguous", "scalar_conversion"),
+    # linalg.pinv reports an integer and a 1-D input with one message; its dtype and shape tell them apart.
+    Rule(r"linalg\.pinv\((?:Long|Bool)\{", "dtype_not_supported"),
+    Rule(r"linalg\.pinv\((?:Float|Double)\{\[\d*\]\}\): expected a tensor with 2 or more dimensions", "shape_mismatch"),
+    Rule(r"torch\.linalg\.lstsq: input\.size\(-2\) should match other\.size\(-2\)|"
+         r"torch\.linalg\.lstsq: input\.dim\(\) must be greater or equal to other\.dim\(\)|"
+         r"torch\.linalg\.matrix_rank: The input tensor input must have at least 2 dimensions", "shape_mismatch"),
+    Rule(r"torch\.linalg\.lstsq: parameter `driver` should be one of", "invalid_argument"),
+    Rule(r"This function doesn't handle types other than float and double", "dtype_not_supported"),
     Rule(r"The size of tensor a \(\d+\) must match the size of tensor b \(\d+\) at non-singleton dimension|"
          r"shape .* is not broadcastable|operands could not be broadcast together|"
          r"Attempting to broadcast a dimension of length \d+ at -?\d+!|"

@@ -418,6 +418,15 @@ def build_ops() -> Ops:
     ops.add("matrix_power", lambda a, n: torch.linalg.matrix_power(a, n))
     ops.add("qr", lambda a, mode="reduced": tuple(torch.linalg.qr(a, mode=mode)))
     ops.add("householder_product", lambda a, tau: torch.linalg.householder_product(a, tau))
+    ops.add("pinv", lambda a, atol=None, rtol=None, hermitian=False: torch.linalg.pinv(
+        a, atol=atol, rtol=rtol, hermitian=hermitian))
+    ops.add("pinv_with_tolerances", lambda a, atol, rtol, hermitian=False: torch.linalg.pinv(
+        a, atol=atol, rtol=rtol, hermitian=hermitian))
+    # The catalogue's lstsq is the solution (docs/ops/linalg.md).
+    ops.add("lstsq", lambda a, b, rcond=None, driver=None: torch.linalg.lstsq(
+        a, b, rcond=rcond, driver=driver).solution)
+    ops.add("matrix_rank", lambda a, atol=None, rtol=None, hermitian=False: torch.linalg.matrix_rank(
+        a, atol=atol, rtol=rtol, hermitian=hermitian))
 
     # Composites (docs/ops/composite.md).
     ops.add("softmax", lambda x, dim: torch.softmax(x, dim))
