@@ -99,7 +99,11 @@ RULES: list[Rule] = [
          r"Both input arrays must be \(arrays of\) \d+-?dimensional vectors|"
          r"multi_dot: last dimension of each array must match first dimension|"
          r"multi_dot: input arrays must all be two-dimensional|diag input must be \d+d or \d+d|"
-         r"Input 0 to svd must have rank at least 2", "shape_mismatch"),
+         r"Input \d+ to (?:svd|qr|householder_product) must have rank at least 2|"
+         r"The first argument to householder_product must have at least as many rows as columns|"
+         r"The second argument to householder_product must not have more rows than the minimum|"
+         r"All inputs to householder_product must have the same number of batch dimensions|"
+         r"Batching dimension \w+ corresponds to two sizes", "shape_mismatch"),
     Rule(r"AxisError|axis -?\d+ is out of bounds for array of dimension", "dim_out_of_range"),
     Rule(r"index -?\d+ is out of bounds for axis -?\d+ with size", "index_out_of_range"),
     Rule(r"cannot reshape array of size", "invalid_argument"),
@@ -112,7 +116,8 @@ RULES: list[Rule] = [
          r"Dimension size after padding is not at least 0", "invalid_argument"),
     Rule(r"slice limit_indices must be less than or equal to operand shape|"
          r"k argument to top_k must be no larger than size along axis", "index_out_of_range"),
-    Rule(r"indices must have an integer type|data type <class 'numpy\.\w+'> not inexact|fweights must be integer",
+    Rule(r"indices must have an integer type|data type <class 'numpy\.\w+'> not inexact|fweights must be integer|"
+         r"lax\.householder_product requires arguments to have the same dtypes",
          "dtype_not_supported"),
     Rule(r"Incompatible types for broadcasting: input type=|Zero-dimensional arrays cannot be concatenated|"
          r"indices and arr must have the same number of dimensions|cannot reshape array of shape",
