@@ -84,8 +84,9 @@ PropertyCheck judge_law(const PropertyContext& context, Case expectation, const 
   return PropertyCheck::violated(fmt::format("{}: {}", what, evaluation.reason), std::move(expectation));
 }
 
-Answer ask(const PropertyContext& context, const Case& c) {
-  conformance::ProgramResult result = context.run(c);
+Answer ask(const PropertyContext& context, const Case& c) { return answer_of(context.run(c)); }
+
+Answer answer_of(conformance::ProgramResult result) {
   Answer answer;
   if (result.unsupported) {
     answer.unsupported = *result.unsupported;

@@ -45,6 +45,8 @@ struct Answer {
   std::string fault;  // a crash, timeout or protocol break
 };
 Answer ask(const PropertyContext& context, const conformance::Case& c);
+// A result as an Answer (what `ask` makes of the backend's).
+Answer answer_of(conformance::ProgramResult result);
 
 // Tensor <-> TensorData through the reference (cpu).
 Tensor tensor_of(const conformance::TensorData& data);

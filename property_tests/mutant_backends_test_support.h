@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -79,9 +80,9 @@ inline PropertyDef property_named(const std::string& id) {
 
 // `property_id` catches `mutant` at the pr tier (the tier CI runs: a mutant must not slip through
 // it), and the counterexample case it writes fails on the mutant and passes on the reference, as
-// `funcspec replay` would find; with `most_steps`, it also shrank to at most that many program steps.
+// `funcspec replay` would find; with `most_ops`, it also shrank to a program of at most that many distinct ops.
 inline void expect_caught(conformance::Backend& mutant, const std::string& property_id,
-                          std::optional<std::size_t> most_steps = std::nullopt) {
+                          std::optional<std::size_t> most_ops = std::nullopt) {
   PropertyRunOptions options;
   options.tier = conformance::Tier::Pr;
   options.artifacts_dir = std::filesystem::path("funcspec-artifacts/mutants") / conformance::id_slug(mutant.spec());
@@ -95,10 +96,11 @@ inline void expect_caught(conformance::Backend& mutant, const std::string& prope
   ASSERT_FALSE(record.replay_case.empty()) << "no counterexample case was written: " << record.reason;
   ASSERT_TRUE(std::filesystem::exists(record.replay_case)) << record.replay_case;
   const conformance::Case counterexample = conformance::read_case_file(record.replay_case);
-  if (most_steps) {
-    EXPECT_LE(counterexample.program.size(), *most_steps)
-        << "the counterexample " << record.replay_case << " did not shrink:\n"
-        << record.reason;
+  if (most_ops) {
+    std::set<std::string> ops;
+    for (const conformance::OpCall& step : counterexample.program) ops.insert(step.op);
+    EXPECT_LE(ops.size(), *most_ops) << "the counterexample " << record.replay_case << " did not shrink:\n"
+                                     << record.reason;
   }
   const conformance::Evaluation on_mutant = conformance::judge(counterexample, mutant.evaluate(counterexample, {}));
   EXPECT_EQ(on_mutant.verdict, conformance::Verdict::Fail)

@@ -115,9 +115,10 @@ std::string failure_kind(const PropertyCheck& check) {
 
 namespace {
 
-int shrink_budget(const std::string& kind) {
+int shrink_budget(const std::string& kind, const conformance::Backend& backend) {
   const bool fault = kind == "crash" || kind == "timeout" || kind == "protocol error" || kind == "no answer";
-  return fault ? kMostShrinkCandidatesOfAFault : kMostShrinkCandidates;
+  if (fault) return kMostShrinkCandidatesOfAFault;
+  return backend.spec().starts_with("exec:") ? kMostShrinkCandidates : kMostShrinkCandidatesInProcess;
 }
 
 bool covers(const std::vector<std::string>& ops, const std::vector<std::string>& of_failure) {
@@ -178,7 +179,7 @@ PropertyRun explore_property(const PropertyDef& property, conformance::Backend& 
   auto testable = [&] {
     // Past the shrinking budget a candidate is not checked: RapidCheck keeps the smallest failure
     // found so far.
-    if (!shrinking_kind.empty() && ++shrink_candidates > shrink_budget(shrinking_kind)) return;
+    if (!shrinking_kind.empty() && ++shrink_candidates > shrink_budget(shrinking_kind, backend)) return;
     PropertyContext context{backend, options.evaluate, is_reference};
     clear_drawn_ops();
     PropertyCheck check;
@@ -248,8 +249,8 @@ PropertyRun explore_property(const PropertyDef& property, conformance::Backend& 
       run.programs += failure.numSuccess + 1;
       found.kind = shrinking_kind.empty() ? "wrong values" : shrinking_kind;
       found.ops = last_violation_ops;
-      found.shrink_candidates = std::min(shrink_candidates, shrink_budget(found.kind));
-      found.shrinking_cut = shrink_candidates > shrink_budget(found.kind);
+      found.shrink_candidates = std::min(shrink_candidates, shrink_budget(found.kind, backend));
+      found.shrinking_cut = shrink_candidates > shrink_budget(found.kind, backend);
       // RapidCheck's description repeats the failing macro; what matters is the law's message and
       // the log of the shrunk program and stack (RC_LOG).
       found.message = last_violation ? last_violation->message : failure.description;

@@ -31,6 +31,9 @@ inline constexpr std::size_t kMostDistinctFailures = 10;
 // external backend costs a call per candidate, and a counterexample a few steps from minimal
 // replays as well as a minimal one.
 inline constexpr int kMostShrinkCandidates = 150;
+// An in-process backend (the reference, a plug-in, a mutant) answers a candidate in microseconds:
+// it shrinks over more, so that its counterexample is the wrong op and what feeds it.
+inline constexpr int kMostShrinkCandidatesInProcess = 500;
 // A crash, a timeout or a protocol break costs a restart of an external backend per candidate, and
 // the program that first showed it already replays it: such a failure shrinks over fewer.
 inline constexpr int kMostShrinkCandidatesOfAFault = 20;
