@@ -81,6 +81,7 @@ TEST(AdmittedOps, EveryAdmittedOpWithAFloatingResultIsTheOpOfSomeGradientLawProg
   gradient_laws.max_steps = 3;
   gradient_laws.max_input_elements = 24;
   gradient_laws.floating_outputs_only = true;
+  gradient_laws.derivatives_compared = true;
   EXPECT_EQ(never_drawn(gradient_laws, true), std::vector<std::string>{});
 }
 

@@ -40,6 +40,7 @@ ProgramOptions differentiable(ProgramOptions options) {
   options.max_steps = 3;
   options.max_input_elements = 24;
   options.floating_outputs_only = true;
+  options.derivatives_compared = true;
   return options;
 }
 

@@ -257,6 +257,18 @@ std::optional<GeneratedProgram> build_program(const ProgramPlan& plan, const Pro
     } catch (const Error&) {
       return std::nullopt;  // this sample raises once fed (a domain the fed value leaves)
     }
+    // NOTE: [derivative conventions in generated programs]
+    // A few ops have a derivative that PyTorch defines by convention where the function's own is
+    // something else (the spec follows PyTorch: SPEC OPS-8.2, OPS-9.3, ERR-2.8). Their samples
+    // check that convention through case files and readouts; a law that compares a derivative
+    // with finite differences, or a Hessian with its transpose, would report it as a bug. The op
+    // says for which calls (inputs fed by earlier steps included), and those calls are not drawn.
+    if (options.derivatives_compared) {
+      const samples::OpSampleSpec* spec = samples::OpSampleRegistry::instance().find(op.name());
+      if (spec != nullptr && spec->derivative_convention &&
+          !spec->derivative_convention(args, step.attrs, results).empty())
+        return std::nullopt;
+    }
     for (std::size_t k = 0; k < results.size(); ++k) {
       const std::string name = fmt::format("v{}", values.size());
       step.outs.push_back(name);

@@ -50,6 +50,10 @@ struct ProgramOptions {
   std::int64_t max_input_elements = 96;
   // Every program calls this op (a catalogue-driven check of one op): "" for none.
   std::string required_op;
+  // The gradient laws compare derivatives with finite differences and with each other: a step
+  // whose derivative there is a convention, not the function's (OpSampleSpec::
+  // derivative_convention), is not drawn (NOTE: [derivative conventions in generated programs]).
+  bool derivatives_compared = false;
 };
 
 struct PlanStep {

@@ -2,6 +2,7 @@
 // of the inverse where it is specified (NOTE: [non-unique results], SPEC OPS-11.2).
 #include <fmt/format.h>
 
+#include "conformance/samples/linalg_derivative_conventions.h"
 #include "conformance/samples/linalg_sample_matrices.h"
 #include "conformance/samples/op_samples.h"
 #include "reference/ops/registry.h"
@@ -134,7 +135,7 @@ std::vector<OpSample> matrix_power_samples(DType f, SampleRng& rng) {
 void register_linalg_inverse_samples(OpSampleRegistry& registry) {
   using namespace linalg_inverse_samples;
   registry.add({"inv", inv_samples, kInvTolerance, ""});
-  registry.add({"inv_ex", inv_ex_samples, kInvTolerance, "", inv_ex_program});
+  registry.add({"inv_ex", inv_ex_samples, kInvTolerance, "", inv_ex_program, failed_factorization_convention});
   registry.add({"matrix_power", matrix_power_samples, kMatrixPowerTolerance, ""});
 }
 

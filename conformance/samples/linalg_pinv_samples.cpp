@@ -13,6 +13,7 @@
 
 #include <cmath>
 
+#include "conformance/samples/linalg_derivative_conventions.h"
 #include "conformance/samples/op_samples.h"
 #include "reference/ops/registry.h"
 
@@ -310,10 +311,10 @@ constexpr OracleTolerance kLstsqTolerance{8192.0, 8192.0, 4.0, 0.0};
 constexpr OracleTolerance kRankTolerance{0.5, 0.5, 0.0, 0.0};
 
 void register_linalg_pinv_samples(OpSampleRegistry& registry) {
-  registry.add({"pinv", spectral_threshold_samples, kPinvTolerance, "", pinv_program});
+  registry.add({"pinv", spectral_threshold_samples, kPinvTolerance, "", pinv_program, pinv_threshold_convention});
   registry.add({"pinv_with_tolerances", explicit_tolerance_samples, kPinvTolerance, "", pinv_program});
   registry.add({"matrix_rank", matrix_rank_samples, kRankTolerance, "", matrix_rank_program});
-  registry.add({"lstsq", lstsq_samples, kLstsqTolerance, "", lstsq_program});
+  registry.add({"lstsq", lstsq_samples, kLstsqTolerance, "", lstsq_program, lstsq_threshold_convention});
 }
 
 }  // namespace funcspec::samples

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "conformance/samples/linalg_derivative_conventions.h"
 #include "conformance/samples/op_samples.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
@@ -325,7 +326,7 @@ constexpr OracleTolerance kCondTolerance{32768.0, 32768.0, 1.0, 0.0};
 
 void register_linalg_svd_samples(OpSampleRegistry& registry) {
   registry.add({"svd", [](DType f, SampleRng& rng) { return svd_samples::svd_samples(f, rng); }, kSvdTolerance, "",
-                svd_samples::svd_program});
+                svd_samples::svd_program, svd_completion_convention});
   registry.add({"svdvals", [](DType f, SampleRng& rng) { return svd_samples::svdvals_samples(f, rng); }, kSvdTolerance,
                 "", svd_samples::checking("OPS-8.3")});
   registry.add({"matrix_norm", [](DType f, SampleRng& rng) { return svd_samples::matrix_norm_samples(f, rng); },

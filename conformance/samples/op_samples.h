@@ -87,6 +87,15 @@ struct OpSampleSpec {
   // (domain map and readout) every check runs instead of the bare op (NOTE: [non-unique results]).
   // Empty: the bare op.
   std::function<SampleProgram(const OpSample& sample)> program = {};
+  // Where the bare op's derivative is, on some inputs, a convention of PyTorch's and not the
+  // derivative of the function it computes (svd's full_matrices completion, pinv at a threshold
+  // that drops a singular value, cholesky_ex past a failed pivot): why, for the call `op(inputs,
+  // attrs) = results`, or "" where its derivative is the function's. The samples' own checks go
+  // through their program and flags; this is for the programs of the gradient laws, which feed the
+  // op other inputs and compare its derivative with finite differences (NOTE: [derivative
+  // conventions in generated programs]).
+  std::function<std::string(const TensorList& inputs, const Attrs& attrs, const TensorList& results)>
+      derivative_convention = {};
 };
 
 class OpSampleRegistry {
