@@ -222,9 +222,9 @@ PropertyRun explore_property(const PropertyDef& property, conformance::Backend& 
   const std::string run_line = fmt::format("seed {} (run seed {} mixed with the id), tier {}", seed, options.seed,
                                            conformance::tier_name(options.tier));
   std::optional<std::string> gave_up;
-  const std::size_t most_rounds = 2 * kMostDistinctFailures + 1;
+  const std::size_t most_rounds = 2 * options.most_distinct_failures + 1;
   for (std::size_t round = 0; round < most_rounds && run.programs < cases; ++round) {
-    if (run.failures.size() >= kMostDistinctFailures) break;
+    if (run.failures.size() >= options.most_distinct_failures) break;
     shrinking_kind.clear();
     last_violation.reset();
     shrink_candidates = 0;
@@ -293,7 +293,7 @@ PropertyRun explore_property(const PropertyDef& property, conformance::Backend& 
     record.reason = fmt::format("{}: violated after {} passing programs: {}\nshrunk counterexample:\n{}", property.law,
                                 first.programs_before, first.message, first.shrunk);
     record.reason += fmt::format("\n{} distinct failure{} in {} (at most {} are sought):", run.failures.size(),
-                                 run.failures.size() == 1 ? "" : "s", counts, kMostDistinctFailures);
+                                 run.failures.size() == 1 ? "" : "s", counts, options.most_distinct_failures);
     for (std::size_t k = 0; k < run.failures.size(); ++k) {
       const DistinctFailure& f = run.failures[k];
       record.reason += fmt::format("\n[{}] {} (shrunk over {} programs{}): {}{}", k + 1, describe_failure(f),

@@ -15,17 +15,20 @@
 
 namespace funcspec::properties {
 
+// How many distinct failures one law reports before it stops drawing: enough to show a backend's
+// several bugs, few enough that a backend wrong everywhere ends its run quickly.
+inline constexpr std::size_t kMostDistinctFailures = 10;
+
 struct PropertyRunOptions {
   std::uint64_t seed = 20261121;  // the run's seed; each property mixes in its id
   conformance::Tier tier = conformance::Tier::Pr;
   std::optional<int> cases;  // overrides the tier's count
   std::filesystem::path artifacts_dir = "funcspec-artifacts";
   conformance::EvaluateOptions evaluate;
+  // How many distinct failures the law seeks before it stops (a test that needs only the first one
+  // to be caught and shrunk sets 1).
+  std::size_t most_distinct_failures = kMostDistinctFailures;
 };
-
-// How many distinct failures one law reports before it stops drawing: enough to show a backend's
-// several bugs, few enough that a backend wrong everywhere ends its run quickly.
-inline constexpr std::size_t kMostDistinctFailures = 10;
 
 // The most programs a law checks while it shrinks one failure: shrinking a failure through an
 // external backend costs a call per candidate, and a counterexample a few steps from minimal
