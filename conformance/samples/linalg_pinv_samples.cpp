@@ -14,33 +14,12 @@
 #include <cmath>
 
 #include "conformance/samples/linalg_derivative_conventions.h"
+#include "conformance/samples/linalg_sample_matrices.h"
 #include "conformance/samples/op_samples.h"
 #include "reference/ops/registry.h"
 
 namespace funcspec::samples {
 namespace {
-
-// A random n×n orthogonal matrix (row-major, float64): a product of n Householder reflections.
-std::vector<double> random_orthogonal(SampleRng& rng, std::int64_t n) {
-  const auto un = static_cast<std::size_t>(n);
-  std::vector<double> q(un * un, 0.0);
-  for (std::size_t i = 0; i < un; ++i) q[i * un + i] = 1.0;
-  for (std::size_t reflection = 0; reflection < un; ++reflection) {
-    std::vector<double> v(un);
-    double norm2 = 0;
-    for (double& x : v) {
-      x = rng.uniform(-1.0, 1.0);
-      norm2 += x * x;
-    }
-    if (norm2 < 1e-3) continue;
-    for (std::size_t r = 0; r < un; ++r) {
-      double dot = 0;
-      for (std::size_t k = 0; k < un; ++k) dot += q[r * un + k] * v[k];
-      for (std::size_t k = 0; k < un; ++k) q[r * un + k] -= 2.0 * dot * v[k] / norm2;
-    }
-  }
-  return q;
-}
 
 // m×n matrices U·diag(σ)·Vᵀ (σ: min(m, n) values, zeros allowed) with random orthogonal U and V,
 // computed in float64 and rounded once to `dtype`; `transposed` stores each matrix column by column

@@ -6,6 +6,27 @@
 
 namespace funcspec::samples {
 
+std::vector<double> random_orthogonal(SampleRng& rng, std::int64_t n) {
+  const auto un = static_cast<std::size_t>(n);
+  std::vector<double> q(un * un, 0.0);
+  for (std::size_t i = 0; i < un; ++i) q[i * un + i] = 1.0;
+  for (std::size_t reflection = 0; reflection < un; ++reflection) {
+    std::vector<double> v(un);
+    double norm2 = 0;
+    for (double& x : v) {
+      x = rng.uniform(-1.0, 1.0);
+      norm2 += x * x;
+    }
+    if (norm2 < 1e-3) continue;
+    for (std::size_t r = 0; r < un; ++r) {
+      double dot = 0;
+      for (std::size_t k = 0; k < un; ++k) dot += q[r * un + k] * v[k];
+      for (std::size_t k = 0; k < un; ++k) q[r * un + k] -= 2.0 * dot * v[k] / norm2;
+    }
+  }
+  return q;
+}
+
 Tensor well_conditioned(SampleRng& rng, const Shape& batch, std::int64_t n, DType dtype, bool transposed) {
   Shape shape = batch;
   shape.insert(shape.end(), {n, n});

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "conformance/samples/linalg_sample_matrices.h"
 #include "conformance/samples/op_samples.h"
 #include "reference/ops/registry.h"
 
@@ -16,23 +17,7 @@ namespace {
 // Householder reflections of random vectors, mirrored so it is symmetric bit for bit, then rounded.
 std::vector<double> gapped_symmetric(SampleRng& rng, std::int64_t n) {
   const auto un = static_cast<std::size_t>(n);
-  std::vector<double> q(un * un, 0.0);
-  for (std::size_t i = 0; i < un; ++i) q[i * un + i] = 1.0;
-  for (std::size_t reflection = 0; reflection < un; ++reflection) {
-    std::vector<double> v(un);
-    double norm2 = 0;
-    for (double& x : v) {
-      x = rng.uniform(-1.0, 1.0);
-      norm2 += x * x;
-    }
-    if (norm2 < 1e-3) continue;
-    // Q ← Q·(I − 2vvᵀ/vᵀv)
-    for (std::size_t r = 0; r < un; ++r) {
-      double dot = 0;
-      for (std::size_t k = 0; k < un; ++k) dot += q[r * un + k] * v[k];
-      for (std::size_t k = 0; k < un; ++k) q[r * un + k] -= 2.0 * dot * v[k] / norm2;
-    }
-  }
+  const std::vector<double> q = random_orthogonal(rng, n);
   std::vector<double> lambda(un);
   for (std::size_t k = 0; k < un; ++k) {
     lambda[k] = static_cast<double>(k) - static_cast<double>(n - 1) / 2.0 + rng.uniform(0.0, 0.25);

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "conformance/samples/linalg_derivative_conventions.h"
+#include "conformance/samples/linalg_sample_matrices.h"
 #include "conformance/samples/op_samples.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
@@ -16,29 +17,6 @@ namespace funcspec::samples {
 // Helpers in a namespace of their own: the unity build compiles this file with the other samples.
 namespace svd_samples {
 namespace {
-
-// A random n×n orthogonal matrix (row-major, float64): a product of n Householder reflections of
-// random vectors.
-std::vector<double> random_orthogonal(SampleRng& rng, std::int64_t n) {
-  const auto un = static_cast<std::size_t>(n);
-  std::vector<double> q(un * un, 0.0);
-  for (std::size_t i = 0; i < un; ++i) q[i * un + i] = 1.0;
-  for (std::size_t reflection = 0; reflection < un; ++reflection) {
-    std::vector<double> v(un);
-    double norm2 = 0;
-    for (double& x : v) {
-      x = rng.uniform(-1.0, 1.0);
-      norm2 += x * x;
-    }
-    if (norm2 < 1e-3) continue;
-    for (std::size_t r = 0; r < un; ++r) {
-      double dot = 0;
-      for (std::size_t k = 0; k < un; ++k) dot += q[r * un + k] * v[k];
-      for (std::size_t k = 0; k < un; ++k) q[r * un + k] -= 2.0 * dot * v[k] / norm2;
-    }
-  }
-  return q;
-}
 
 // An m×n matrix P·diag(σ)·Qᵀ (P, Q random orthogonal) with singular values σ_i = k − i plus a jitter
 // in [0, 1/4) (k = min(m, n)): at least 3/4 apart and at least 1, so each singular pair is
