@@ -22,6 +22,7 @@ import jax.scipy.linalg as jsl
 import jax.scipy.special as jsp
 import numpy as np
 
+from funcspec_peer.orders import matrix_ord, number_or_name
 from funcspec_peer.wire import SpecError, Unsupported
 
 JAX_DTYPES = {
@@ -76,26 +77,9 @@ def attrs_for_jax(attrs: dict[str, Any]) -> dict[str, Any]:
         if name == "dtype":
             value = jax_dtype(value)
         elif name in _NUMERIC_ATTRS and isinstance(value, str):
-            value = _number_or_name(value)
+            value = number_or_name(value)
         out["from_" if name == "from" else name] = value
     return out
-
-
-def _number_or_name(value: str) -> Any:
-    """"nan"/"inf" and numbers as floats; a name (matrix_norm's ord='fro', SPEC OPS-8.4) as it is."""
-    try:
-        return float(value)
-    except ValueError:
-        return value
-
-
-# matrix_norm's ord and cond's p: the spec's schema spells the numeric orders as strings (SPEC OPS-8.4).
-_MATRIX_ORDERS = {"fro": "fro", "nuc": "nuc", "1": 1, "-1": -1, "2": 2, "-2": -2,
-                  "inf": jnp.inf, "-inf": -jnp.inf}
-
-
-def _matrix_ord(ord: Any) -> Any:
-    return _MATRIX_ORDERS.get(ord, ord)
 
 
 def _axes(dim: Any) -> Optional[tuple[int, ...]]:
@@ -413,8 +397,8 @@ def build_ops() -> dict[str, Impl]:
     ops["svd"] = lambda ctx, a, full_matrices=True: tuple(jnp.linalg.svd(a, full_matrices=full_matrices))
     ops["svdvals"] = lambda ctx, a: jnp.linalg.svdvals(a)
     ops["matrix_norm"] = lambda ctx, a, ord="fro", dim=(-2, -1), keepdim=False: jnp.linalg.norm(
-        a, ord=_matrix_ord(ord), axis=tuple(dim), keepdims=keepdim)
-    ops["cond"] = lambda ctx, a, p=None: jnp.linalg.cond(a, p=None if p is None else _matrix_ord(p))
+        a, ord=matrix_ord(ord), axis=tuple(dim), keepdims=keepdim)
+    ops["cond"] = lambda ctx, a, p=None: jnp.linalg.cond(a, p=None if p is None else matrix_ord(p))
 
     @op("solve")
     def solve(ctx, a, b, left=True):

@@ -12,12 +12,12 @@ number)`, the dtype PyTorch itself would give the pair.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, Optional
 
 import torch
 import torch.nn.functional as F
 
+from funcspec_peer.orders import matrix_ord, number_or_name
 from funcspec_peer.wire import Unsupported
 
 TORCH_DTYPES = {
@@ -56,7 +56,7 @@ def attrs_for_torch(attrs: dict[str, Any]) -> dict[str, Any]:
         if name == "dtype":
             value = torch_dtype(value)
         elif name in _NUMERIC_ATTRS and isinstance(value, str):
-            value = _number_or_name(value)
+            value = number_or_name(value)
         out["from_" if name == "from" else name] = value
     return out
 
@@ -86,23 +86,6 @@ def _dims(dim: Any) -> Optional[list[int]]:
     if dim is None:
         return None
     return [dim] if isinstance(dim, int) else list(dim)
-
-
-def _number_or_name(value: str) -> Any:
-    """"nan"/"inf" and numbers as floats; a name (matrix_norm's ord='fro', SPEC OPS-8.4) as it is."""
-    try:
-        return float(value)
-    except ValueError:
-        return value
-
-
-# matrix_norm's ord and cond's p: the spec's schema spells the numeric orders as strings (SPEC OPS-8.4).
-_MATRIX_ORDERS = {"fro": "fro", "nuc": "nuc", "1": 1, "-1": -1, "2": 2, "-2": -2,
-                  "inf": math.inf, "-inf": -math.inf}
-
-
-def _matrix_ord(ord: Any) -> Any:
-    return _MATRIX_ORDERS.get(ord, ord)
 
 
 def _one_dim(op: str, dim: Any) -> Optional[int]:
@@ -377,8 +360,8 @@ def build_ops() -> Ops:
     ops.add("svd", lambda a, full_matrices=True: tuple(torch.linalg.svd(a, full_matrices=full_matrices)))
     ops.add("svdvals", lambda a: torch.linalg.svdvals(a))
     ops.add("matrix_norm", lambda a, ord="fro", dim=(-2, -1), keepdim=False: torch.linalg.matrix_norm(
-        a, ord=_matrix_ord(ord), dim=tuple(dim), keepdim=keepdim))
-    ops.add("cond", lambda a, p=None: torch.linalg.cond(a, p=None if p is None else _matrix_ord(p)))
+        a, ord=matrix_ord(ord), dim=tuple(dim), keepdim=keepdim))
+    ops.add("cond", lambda a, p=None: torch.linalg.cond(a, p=None if p is None else matrix_ord(p)))
 
     def lu_factor(a, pivot=True):
         # lu_factor's pivots are int32 in PyTorch; the spec's are int64 with the same values (SPEC OPS-6.1).
