@@ -91,8 +91,10 @@ ProgramResult ProcessBackend::evaluate(const Case& c, const EvaluateOptions& opt
     return result;
   }
   if (!child_) {
+    std::optional<std::string> restart_failure;
     try {
       const Capabilities restarted = start();
+      failed_restarts_in_a_row_ = 0;
       if (!same_capabilities(restarted, capabilities_)) {
         child_.reset();
         unrecoverable_ = fmt::format(
@@ -101,13 +103,20 @@ ProgramResult ProcessBackend::evaluate(const Case& c, const EvaluateOptions& opt
             description_);
       }
     } catch (const BackendError& e) {
-      unrecoverable_ = fmt::format("{} could not be restarted after a fault, so no further case is sent to it: {}",
-                                   description_, e.what());
+      if (++failed_restarts_in_a_row_ >= kMostFailedRestartsInARow) {
+        unrecoverable_ = fmt::format(
+            "{} could not be restarted after a fault ({} tries in a row), so no further case is sent to it: {}",
+            description_, failed_restarts_in_a_row_, e.what());
+      } else {
+        restart_failure = fmt::format(
+            "{} could not be restarted after a fault (try {} of {} in a row; the next case tries again): {}",
+            description_, failed_restarts_in_a_row_, kMostFailedRestartsInARow, e.what());
+      }
     }
-    if (unrecoverable_) {
+    if (unrecoverable_ || restart_failure) {
       ProgramResult result;
       result.fault = Fault::Crash;
-      result.broken = *unrecoverable_;
+      result.broken = unrecoverable_ ? *unrecoverable_ : *restart_failure;
       return result;
     }
   }

@@ -23,6 +23,12 @@ struct ProcessOptions {
   std::chrono::milliseconds exit_grace{std::chrono::seconds(2)};
 };
 
+// A restart that fails costs the case it was made for, and the next case tries again: a backend
+// that is slow to start under load (a Python peer importing its framework while the machine is busy)
+// loses one result, not the rest of the run. After this many failed restarts in a row the backend
+// is given up, so one that can never start again does not cost a handshake timeout per case.
+inline constexpr int kMostFailedRestartsInARow = 3;
+
 // One case at a time: a suite running jobs in parallel gives each job its own backend.
 class ProcessBackend : public Backend {
  public:
@@ -52,7 +58,8 @@ class ProcessBackend : public Backend {
   ProcessOptions options_;
   Capabilities capabilities_;
   std::unique_ptr<ChildProcess> child_;       // null after a fault, until the next case restarts it
-  std::optional<std::string> unrecoverable_;  // why a restart failed; every later case is a crash
+  int failed_restarts_in_a_row_ = 0;
+  std::optional<std::string> unrecoverable_;  // why the backend was given up; every later case is a crash
   std::uint64_t next_id_ = 1;
 };
 

@@ -1,5 +1,6 @@
 // Isolation: a backend that crashes, hangs, breaks the protocol or lies costs exactly that case,
 // with the right fault and a clear reason, and the next case is evaluated correctly.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -121,21 +122,48 @@ TEST_P(BrokenBackend, ExitRightAfterTheHandshakeIsACrashEachTime) {
   }
 }
 
-TEST_P(BrokenBackend, FailedRestartMakesEveryLaterCaseACrashWithoutRetrying) {
+TEST_P(BrokenBackend, FailedRestartsGiveTheBackendUpAfterThreeInARow) {
   const std::filesystem::path marker =
       std::filesystem::temp_directory_path() / ("funcspec-restart-" + GetParam() + std::to_string(::getpid()));
   std::filesystem::remove(marker);
   const auto backend = make("--crash-on=mul --refuse-restart=" + marker.string());
   EXPECT_EQ(backend->evaluate(testing::mul_case(), kPatient).fault, Fault::Crash);
   const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < 3; ++i) {
+  for (int attempt = 1; attempt <= kMostFailedRestartsInARow; ++attempt) {
     const ProgramResult r = backend->evaluate(testing::add_case(), kPatient);
     EXPECT_EQ(r.fault, Fault::Crash);
     EXPECT_TRUE(contains(r.broken, "could not be restarted after a fault")) << r.broken;
     EXPECT_TRUE(contains(r.broken, "refuses every handshake")) << r.broken;
+    if (attempt < kMostFailedRestartsInARow) {
+      EXPECT_TRUE(contains(r.broken, fmt::format("try {} of {}", attempt, kMostFailedRestartsInARow))) << r.broken;
+    } else {
+      EXPECT_TRUE(contains(r.broken, "no further case is sent")) << r.broken;
+    }
   }
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  // Given up: later cases are crashes that say so.
+  for (int i = 0; i < 2; ++i) {
+    const ProgramResult r = backend->evaluate(testing::add_case(), kPatient);
+    EXPECT_EQ(r.fault, Fault::Crash);
+    EXPECT_TRUE(contains(r.broken, "no further case is sent")) << r.broken;
+  }
   std::filesystem::remove(marker);
+}
+
+TEST_P(BrokenBackend, OneFailedRestartCostsOneCase) {
+  const std::filesystem::path counter =
+      std::filesystem::temp_directory_path() / ("funcspec-hellos-" + GetParam() + std::to_string(::getpid()));
+  std::filesystem::remove(counter);
+  const auto backend = make("--crash-on=mul --refuse-first-restart=" + counter.string());
+  EXPECT_EQ(backend->evaluate(testing::mul_case(), kPatient).fault, Fault::Crash);
+  const ProgramResult refused = backend->evaluate(testing::add_case(), kPatient);
+  EXPECT_EQ(refused.fault, Fault::Crash);
+  EXPECT_TRUE(contains(refused.broken, "the next case tries again")) << refused.broken;
+  for (int i = 0; i < 2; ++i) {
+    const Evaluation ev = judge(testing::add_case(), backend->evaluate(testing::add_case(), kPatient));
+    EXPECT_EQ(ev.verdict, Verdict::Pass) << ev.reason;
+  }
+  std::filesystem::remove(counter);
 }
 
 TEST_P(BrokenBackend, RestartWithOtherCapabilitiesIsRefused) {

@@ -82,6 +82,14 @@ bool is_restart(const std::string& path) {
   return false;
 }
 
+// How many hellos came before this one (across the restarts of one run); counts this one in `path`.
+int hellos_before(const std::string& path) {
+  int before = 0;
+  std::ifstream(path) >> before;
+  std::ofstream(path) << before + 1 << "\n";
+  return before;
+}
+
 }  // namespace
 
 std::vector<std::string> split_blanks(std::string_view text) {
@@ -110,6 +118,8 @@ Misbehaviour parse_misbehaviour(const std::vector<std::string>& words) {
       m.exit_after_handshake = true;
     } else if (word.starts_with("--refuse-restart=")) {
       m.refuse_restart_marker = word.substr(word.find('=') + 1);
+    } else if (word.starts_with("--refuse-first-restart=")) {
+      m.refuse_first_restart_counter = word.substr(word.find('=') + 1);
     } else if (word.starts_with("--rename-on-restart=")) {
       m.rename_on_restart_marker = word.substr(word.find('=') + 1);
     } else if (word.starts_with("--") && word.find("-on=") != std::string::npos) {
@@ -132,7 +142,9 @@ ServerAnswer BrokenServer::answer(std::string_view line) {
         !misbehaviour_.refuse_restart_marker.empty() && is_restart(misbehaviour_.refuse_restart_marker);
     const bool restarted_renaming =
         !misbehaviour_.rename_on_restart_marker.empty() && is_restart(misbehaviour_.rename_on_restart_marker);
-    if (misbehaviour_.fail_handshake || restarted_refusing) {
+    const bool first_restart_refusing = !misbehaviour_.refuse_first_restart_counter.empty() &&
+                                        hellos_before(misbehaviour_.refuse_first_restart_counter) == 1;
+    if (misbehaviour_.fail_handshake || restarted_refusing || first_restart_refusing) {
       say("broken backend: refusing the handshake on purpose\n");
       return {to_line(rejection_reply(std::nullopt, "this backend refuses every handshake")), true, 2};
     }

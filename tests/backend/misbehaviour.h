@@ -19,6 +19,8 @@
 //   --exit-after-handshake answer the hello, then exit 0
 //   --refuse-restart=FILE  answer the first hello (creating FILE), refuse every later one (FILE exists)
 //   --rename-on-restart=FILE  the same, but later hellos state another name
+//   --refuse-first-restart=FILE  answer the first hello, refuse the second (the first restart),
+//                          answer every later one (FILE counts the hellos)
 #include <map>
 #include <string>
 #include <string_view>
@@ -36,6 +38,7 @@ struct Misbehaviour {
   bool exit_after_handshake = false;
   std::string refuse_restart_marker;
   std::string rename_on_restart_marker;
+  std::string refuse_first_restart_counter;
 };
 
 // Throws std::invalid_argument for an unknown word.
