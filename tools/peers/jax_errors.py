@@ -103,11 +103,17 @@ RULES: list[Rule] = [
          r"The first argument to householder_product must have at least as many rows as columns|"
          r"The second argument to householder_product must not have more rows than the minimum|"
          r"All inputs to householder_product must have the same number of batch dimensions|"
-         r"Batching dimension \w+ corresponds to two sizes", "shape_mismatch"),
+         r"Batching dimension \w+ corresponds to two sizes|"
+         r"Leading dimensions of input arrays must match|"
+         r"jnp\.linalg\.cond: for p='?\w+'?, array must be square", "shape_mismatch"),
+    # jnp.linalg.pinv reads a.shape[-2:] into two names without checking the rank first.
+    Rule(r"not enough values to unpack \(expected 2, got [01]\)", "shape_mismatch",
+         lambda case, step: step is not None and step.op == "pinv"),
     Rule(r"AxisError|axis -?\d+ is out of bounds for array of dimension", "dim_out_of_range"),
     Rule(r"index -?\d+ is out of bounds for axis -?\d+ with size", "index_out_of_range"),
     Rule(r"cannot reshape array of size", "invalid_argument"),
-    Rule(r"UPLO must be one of None, 'L', or 'U'", "invalid_argument"),
+    Rule(r"UPLO must be one of None, 'L', or 'U'|Invalid order '[^']*' for matrix norm|"
+         r"jnp\.linalg\.cond: input array must not be empty", "invalid_argument"),
     # A repeated dim where dims must each appear once (permute, diagonal's dim1 == dim2).
     Rule(r"transpose permutation isn't a permutation of operand dimensions", "invalid_argument"),
     Rule(r"duplicate value in 'axis'|zero-size array to reduction operation \w+ which has no identity|"
