@@ -104,7 +104,7 @@ RULES: list[Rule] = [
          r"The second argument to householder_product must not have more rows than the minimum|"
          r"All inputs to householder_product must have the same number of batch dimensions|"
          r"Batching dimension \w+ corresponds to two sizes|"
-         r"Leading dimensions of input arrays must match|"
+         r"Leading dimensions of input arrays must match|axes must match; got shapes|"
          r"jnp\.linalg\.cond: for p='?\w+'?, array must be square", "shape_mismatch"),
     # jnp.linalg.pinv reads a.shape[-2:] into two names without checking the rank first.
     Rule(r"not enough values to unpack \(expected 2, got [01]\)", "shape_mismatch",
