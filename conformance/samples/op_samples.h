@@ -145,6 +145,7 @@ void register_view_samples(OpSampleRegistry& registry);
 void register_view_copy_samples(OpSampleRegistry& registry);
 void register_index_samples(OpSampleRegistry& registry);
 void register_composite_samples(OpSampleRegistry& registry);
+void register_activation_samples(OpSampleRegistry& registry);
 void register_random_samples(OpSampleRegistry& registry);
 void register_dynamic_samples(OpSampleRegistry& registry);
 void register_custom_samples(OpSampleRegistry& registry);

@@ -260,10 +260,51 @@ std::map<std::string, std::vector<SpecialPoint>> distance_points() {
 
 }  // namespace
 
+// The activation functions (docs/ops/activation.md, Special points): every kink, bound, threshold
+// and jump at the attribute sets sampled, and the tails where a derivative is a tiny normal number.
+std::map<std::string, std::vector<SpecialPoint>> activation_points() {
+  const Attrs alpha_half{{"alpha", 0.5}}, alpha_two{{"alpha", 2.0}};
+  const Attrs hardtanh_bounds{{"min_val", Scalar(-0.5)}, {"max_val", Scalar(2.0)}};
+  return {
+      {"logsigmoid",
+       {point("positive tail x=40 (value -e^-40)", {at({40.0})}), point("negative tail x=-40", {at({-40.0})}),
+        point("underflow x=800 (float32 x=110)", {at_by_dtype({800.0}, {110.0})})}},
+      {"elu",
+       {point("kink at 0", {at({0.0, -0.0})}), point("kink at 0", {at({0.0, -0.0})}, alpha_half),
+        point("kink at 0", {at({0.0, -0.0})}, alpha_two), point("saturation x=-40", {at({-40.0})})}},
+      {"selu", {point("kink at 0", {at({0.0, -0.0})}), point("saturation x=-40", {at({-40.0})})}},
+      {"celu", {point("saturation x=-40", {at({-40.0})}, alpha_half), point("saturation x=-40", {at({-40.0})})}},
+      {"leaky_relu",
+       {point("kink at 0", {at({0.0, -0.0})}), point("kink at 0", {at({0.0, -0.0})}, {{"negative_slope", -0.5}})}},
+      {"hardtanh",
+       {point("bounds", {at({-1.0, 1.0})}), point("bounds", {at({-0.5, 2.0})}, hardtanh_bounds)}},
+      {"relu6", {point("bounds 0 and 6", {at({0.0, -0.0, 6.0})})}},
+      {"hardsigmoid", {point("kinks at -3 and 3", {at({-3.0, 3.0})})}},
+      {"hardswish", {point("kinks at -3 and 3", {at({-3.0, 3.0})})}},
+      {"silu",
+       {point("negative tail x=-40", {at({-40.0})}),
+        point("underflow x=-800 (float32 x=-110)", {at_by_dtype({-800.0}, {-110.0})})}},
+      {"mish", {point("negative tail x=-40", {at({-40.0})}), point("softplus threshold x=20", {at({20.0})})}},
+      {"glu", {point("gate saturation b=-40", {at({1.5, -40.0})}, {{"dim", std::int64_t{-1}}})}},
+      {"softsign", {point("kink of the second derivative at 0", {at({0.0, -0.0})})}},
+      {"softshrink",
+       {point("kinks at +-lambd", {at({0.5, -0.5})}), point("kinks at +-lambd", {at({1.5, -1.5})}, {{"lambd", 1.5}}),
+        point("kinks at +-lambd", {at({0.0, -0.0})}, {{"lambd", 0.0}})}},
+      {"hardshrink",
+       {point("jumps at +-lambd", {at({0.5, -0.5})}), point("jumps at +-lambd", {at({1.5, -1.5})}, {{"lambd", 1.5}}),
+        point("identity at lambd=0", {at({0.0, -0.0})}, {{"lambd", 0.0}})}},
+      {"threshold",
+       {point("jump at the threshold", {at({0.5})}, {{"threshold", Scalar(0.5)}, {"value", Scalar(-2.0)}}),
+        point("jump at the threshold", {at({1.5})}, {{"threshold", Scalar(1.5)}, {"value", Scalar(2.5)}})}},
+      {"prelu", {point("kink at 0", {at({0.0, -0.0, 0.0, 1.0}, Shape{2, 2}), at({0.25, -0.5})})}},
+  };
+}
+
 const std::map<std::string, std::vector<SpecialPoint>>& special_point_declarations() {
   static const std::map<std::string, std::vector<SpecialPoint>> declarations = [] {
     std::map<std::string, std::vector<SpecialPoint>> all;
-    for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points}) {
+    for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points,
+                         &activation_points}) {
       for (auto& [op, points] : (*family)()) {
         FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
       }

@@ -10,62 +10,9 @@
 //     x * sigmoid(2u) with u = sqrt(2/pi) (x + 0.044715 x^3), has a condition number of |2u| (up
 //     to 11 on the sampled range [-4, 4]) in the negative tail, multiplying the roughly 2 ulps of
 //     rounding in u; measured 11.1 (float64) and 9.14 (float32) over seeds 1..40.
-#include <cmath>
-#include <limits>
-
-#include "conformance/samples/op_samples.h"
+#include "conformance/samples/unary_sample_calls.h"
 
 namespace funcspec::samples {
-namespace {
-
-Tensor special_values(DType floating) {
-  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-  return from_values({nan, inf, -inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.5}, {10}, floating);
-}
-
-struct UnaryDomain {
-  double lo = -2.0;
-  double hi = 2.0;
-  bool takes_integers = true;  // int64 and bool inputs are accepted (possibly converted)
-  bool takes_bool = true;
-};
-
-std::vector<OpSample> unary_samples(DType floating, SampleRng& rng, const UnaryDomain& domain, const Attrs& attrs) {
-  const double lo = domain.lo, hi = domain.hi;
-  std::vector<OpSample> out = {
-      {{rng.tensor({2, 3}, floating, lo, hi)}, attrs, "2x3"},
-      {{rng.tensor({64}, floating, lo, hi)}, attrs, "64 values"},
-      {{rng.tensor({64}, floating, -2.0, 2.0)}, attrs, "64 values in [-2, 2]"},
-      {{rng.strided_tensor({3, 4}, floating, lo, hi)}, attrs, "transposed 3x4"},
-      {{rng.strided_tensor({5}, floating, lo, hi)}, attrs, "stride-2 rank 1"},
-      {{rng.tensor({}, floating, lo, hi)}, attrs, "rank 0"},
-      {{rng.tensor({0, 3}, floating, lo, hi)}, attrs, "size-0 dim"},
-      {{special_values(floating)}, attrs, "NaN, infinities, signed zeros"},
-  };
-  // Rejected dtypes are sampled too: cpu, meta and the oracle must raise the same error.
-  out.push_back({{rng.tensor({4}, DType::Int64, -3, 4)}, attrs, domain.takes_integers ? "int64" : "int64 (rejected)"});
-  out.push_back({{rng.tensor({4}, DType::Bool)}, attrs, domain.takes_bool ? "bool" : "bool (rejected)"});
-  return out;
-}
-
-// Every sample is generated once per attribute set in `variants`.
-void add_unary(OpSampleRegistry& registry, const std::string& op, UnaryDomain domain, OracleTolerance tolerance,
-               std::vector<Attrs> variants = {Attrs{}}) {
-  registry.add({op,
-                [domain, variants](DType floating, SampleRng& rng) {
-                  std::vector<OpSample> all;
-                  for (const Attrs& attrs : variants) {
-                    for (OpSample& s : unary_samples(floating, rng, domain, attrs)) {
-                      if (!attrs.values().empty()) s.label += " (" + attrs.to_string() + ")";
-                      all.push_back(std::move(s));
-                    }
-                  }
-                  return all;
-                },
-                tolerance, ""});
-}
-
-}  // namespace
 
 void register_unary_samples(OpSampleRegistry& registry) {
   const OracleTolerance exact{0.5, 0.5, 0.0, 0.0};
@@ -98,6 +45,8 @@ void register_unary_samples(OpSampleRegistry& registry) {
   add_unary(registry, "tanh", {-4.0, 4.0, true, true}, libm);
   add_unary(registry, "erf", {-3.0, 3.0, true, true}, libm);
   add_unary(registry, "sigmoid", {-8.0, 8.0, true, true}, chained);
+  // min(x, 0) - log1p(e^-|x|): exp and log1p each within 1 ulp, the subtraction adds magnitudes.
+  add_unary(registry, "logsigmoid", {-8.0, 8.0, false, false}, chained);
   const OracleTolerance gelu_tail{24.0, 24.0, 0.0, 0.0};
   add_unary(registry, "gelu", floating_only, gelu_tail, {Attrs{}, Attrs{{"approximate", std::string("tanh")}}});
   // beta 2 and threshold 3 put some samples past the threshold (beta * x > 3 for x > 1.5).

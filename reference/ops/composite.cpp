@@ -127,8 +127,9 @@ TensorList nll_loss(const TensorList& in, const Attrs& attrs) {
 
 // PyTorch's label smoothing for class-index targets:
 //   (1 - eps) * nll + (eps / C) * smooth, smooth_i = -sum_c w_c logp_ic (0 where ignored),
-// reduced with 'mean' as sum(smooth) / sum(w[t_i] over non-ignored i) when weighted, and as
-// mean(smooth) over ALL targets, ignored ones included, when not (PyTorch's exact behaviour).
+// reduced with 'mean' like the nll term, over the kept targets: sum(smooth) / sum(w[t_i] over kept
+// i) when weighted, sum(smooth) / (number kept) when not (SPEC OPS-12.1; before pytorch#73205 was
+// fixed PyTorch divided the unweighted term by all targets, ignored ones included).
 Tensor cross_entropy_indices(const Tensor& log_probs, const Tensor& target, const Tensor& weight, Reduction reduction,
                              std::int64_t ignore_index, double smoothing) {
   const std::int64_t cdim = class_dim(log_probs);
@@ -144,8 +145,7 @@ Tensor cross_entropy_indices(const Tensor& log_probs, const Tensor& target, cons
     case Reduction::None: smooth_reduced = smooth; break;
     case Reduction::Sum: smooth_reduced = sum_all(smooth); break;
     case Reduction::Mean:
-      smooth_reduced =
-          weight.defined() ? binary("div", sum_all(smooth), sum_all(picked.weight_taken)) : call_one("mean", {smooth});
+      smooth_reduced = binary("div", sum_all(smooth), sum_all(picked.weight_taken));
       break;
   }
   const double classes = static_cast<double>(log_probs.shape()[static_cast<std::size_t>(cdim)]);

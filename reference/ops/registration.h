@@ -30,6 +30,8 @@ void register_view_ops(OpRegistry& registry);
 void register_view_copy_ops(OpRegistry& registry);
 void register_index_ops(OpRegistry& registry);
 void register_composite_ops(OpRegistry& registry);
+// The activation functions of torch.nn.functional (activation.cpp), composites.
+void register_activation_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);
 void register_dynamic_ops(OpRegistry& registry);
 // The spec-defined custom functions (docs/SPEC.md, CUSTOM), in custom_ops.cpp.

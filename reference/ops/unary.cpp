@@ -28,6 +28,7 @@ struct UnaryOpSpec {
   common::UnaryFn fn;
   DtypeRule rule;
   const char* summary;
+  bool inplace = true;  // PyTorch has `name_` (log_sigmoid has only the out= variant)
 };
 
 // The dtype the kernel computes in, given the input's.
@@ -82,7 +83,7 @@ void register_unary(OpRegistry& registry, const UnaryOpSpec& spec) {
   };
   op.cpu_kernel = unary_kernel_fn<&cpu::unary_kernel>(fn);
   op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(unary_kernel_fn<&cuda::unary_kernel>(fn));
-  op.derive_inplace = true;
+  op.derive_inplace = spec.inplace;
   op.derive_out = true;
 }
 
@@ -112,6 +113,8 @@ void register_unary_ops(OpRegistry& registry) {
       {"tanh(Tensor self) -> Tensor", UnaryFn::Tanh, DtypeRule::IntToFloat, "hyperbolic tangent"},
       {"sigmoid(Tensor self) -> Tensor", UnaryFn::Sigmoid, DtypeRule::IntToFloat, "1 / (1 + e^-self)"},
       {"erf(Tensor self) -> Tensor", UnaryFn::Erf, DtypeRule::IntToFloat, "the error function"},
+      {"logsigmoid(Tensor self) -> Tensor", UnaryFn::LogSigmoid, DtypeRule::FloatingOnly,
+       "log(sigmoid(self)) = min(self, 0) - log1p(e^-|self|)", false},
       {"gelu(Tensor self, *, str approximate='none') -> Tensor", UnaryFn::Gelu, DtypeRule::FloatingOnly,
        "self * Phi(self) (Phi the standard normal cdf), or its tanh approximation"},
       {"softplus(Tensor self, float beta=1, float threshold=20) -> Tensor", UnaryFn::Softplus, DtypeRule::FloatingOnly,

@@ -140,6 +140,27 @@ def build_ops() -> dict[str, Impl]:
         # jax.nn.softplus has neither beta nor PyTorch's linear threshold; beta scales the input.
         return jax.nn.softplus(x) if beta == 1.0 else jax.nn.softplus(beta * x) / beta
 
+    # Activation functions (docs/ops/activation.md) that jax.nn has; softmin, tanhshrink, the
+    # shrinks, threshold and prelu it lacks, and it has no in-place or out= forms.
+    ops["elu"] = lambda ctx, x, alpha=1.0: jax.nn.elu(x, alpha)
+    ops["selu"] = lambda ctx, x: jax.nn.selu(x)
+    ops["celu"] = lambda ctx, x, alpha=1.0: jax.nn.celu(x, alpha)
+    ops["leaky_relu"] = lambda ctx, x, negative_slope=0.01: jax.nn.leaky_relu(x, negative_slope)
+    ops["relu6"] = lambda ctx, x: jax.nn.relu6(x)
+    ops["hardsigmoid"] = lambda ctx, x: jax.nn.hard_sigmoid(x)
+    ops["hardswish"] = lambda ctx, x: jax.nn.hard_swish(x)
+    ops["silu"] = lambda ctx, x: jax.nn.silu(x)
+    ops["mish"] = lambda ctx, x: jax.nn.mish(x)
+    ops["glu"] = lambda ctx, x, dim=-1: jax.nn.glu(x, axis=dim)
+    ops["logsigmoid"] = lambda ctx, x: jax.nn.log_sigmoid(x)
+    ops["softsign"] = lambda ctx, x: jax.nn.soft_sign(x)
+
+    @op("hardtanh")
+    def hardtanh(ctx, x, min_val=-1, max_val=1):
+        if (min_val, max_val) != (-1, 1):
+            raise Unsupported("jax.nn.hard_tanh has fixed bounds -1 and 1")
+        return jax.nn.hard_tanh(x)
+
     # Binary elementwise.
     @op("add")
     def add(ctx, a, b, alpha=1):

@@ -204,6 +204,17 @@ RULES: list[Rule] = [
     Rule(r"the input is not positive-definite", "not_positive_definite"),
     Rule(r"the input matrix is singular|The diagonal element \d+ is zero|U\(\d+,\d+\) is zero", "singular_matrix"),
     Rule(r"ZeroDivisionError|integer division by zero|division by zero", "invalid_argument"),
+    # The activation functions' arguments (hardtanh's bounds are checked by F.hardtanh in Python).
+    Rule(r"min_val cannot be greater than max_val|lambda must be in range \[|lambda must be greater or equal to 0",
+         "invalid_argument"),
+    Rule(r"Mismatch of parameter numbers and input channel size|"
+         r"prelu: Expected `weight` to be a scalar or 1D tensor|"
+         r"Halving dimension must be even|glu does not support (?:scalars|0-dimensional tensors)", "shape_mismatch"),
+    Rule(r"Bool inputs not supported for hardtanh|prelu: Type promoting not supported|"
+         r"torch\.finfo\(\) requires a floating point input type", "dtype_not_supported"),
+    # PyTorch 1.13's prelu names a weight of another dtype this way.
+    Rule(r"Found dtype \w+ but expected \w+", "dtype_not_supported",
+         lambda case, step: step is not None and step.op == "prelu"),
     Rule(r"linalg\.matrix_norm: Order .* not supported|linalg\.matrix_norm: dims must be different|"
          r"linalg\.cond got an invalid norm type", "invalid_argument"),
     Rule(r"not implemented for '(?:Bool|Long|Float|Double)'|"

@@ -30,7 +30,7 @@ TORCH_DTYPES = {
 # Attributes typed float or Scalar that a case may spell "nan" / "inf" / "-inf".
 _NUMERIC_ATTRS = frozenset(
     {"alpha", "value", "fill_value", "p", "beta", "threshold", "mean", "std", "from", "to", "start", "end", "step",
-     "eps", "label_smoothing", "correction", "ord", "maxnorm"}
+     "eps", "label_smoothing", "correction", "ord", "maxnorm", "lambd", "negative_slope", "min_val", "max_val"}
 )
 
 Impl = Callable[..., Any]
@@ -136,6 +136,39 @@ def build_ops() -> Ops:
             if out is None else torch._C._nn.gelu(x, approximate=approximate, out=out), out=True)
     ops.add("softplus", lambda x, beta=1.0, threshold=20.0, out=None: F.softplus(x, beta, threshold)
             if out is None else torch._C._nn.softplus(x, beta, threshold, out=out), out=True)
+
+    # Activation functions (docs/ops/activation.md): torch.nn.functional, its in-place forms (F.elu_,
+    # inplace=True) and torch._C._nn's out= overloads, which F's functions do not expose.
+    nn = torch._C._nn
+    ops.add("elu", lambda x, alpha=1.0, out=None: F.elu(x, alpha) if out is None else nn.elu(x, alpha, out=out),
+            inplace=lambda x, alpha=1.0: F.elu_(x, alpha), out=True)
+    ops.add("selu", lambda x: F.selu(x), inplace=lambda x: F.selu(x, inplace=True))
+    ops.add("celu", lambda x, alpha=1.0: F.celu(x, alpha), inplace=lambda x, alpha=1.0: F.celu_(x, alpha))
+    ops.add("leaky_relu", lambda x, negative_slope=0.01, out=None: F.leaky_relu(x, negative_slope)
+            if out is None else nn.leaky_relu(x, negative_slope, out=out),
+            inplace=lambda x, negative_slope=0.01: F.leaky_relu_(x, negative_slope), out=True)
+    ops.add("hardtanh", lambda x, min_val=-1, max_val=1, out=None: F.hardtanh(x, min_val, max_val)
+            if out is None else nn.hardtanh(x, min_val, max_val, out=out),
+            inplace=lambda x, min_val=-1, max_val=1: F.hardtanh_(x, min_val, max_val), out=True)
+    ops.add("relu6", lambda x: F.relu6(x), inplace=lambda x: F.relu6(x, inplace=True))
+    for name in ("hardsigmoid", "hardswish", "silu", "mish"):
+        fn, out_fn = getattr(F, name), getattr(nn, name)
+        ops.add(name, lambda x, out=None, fn=fn, out_fn=out_fn: fn(x) if out is None else out_fn(x, out=out),
+                inplace=lambda x, fn=fn: fn(x, inplace=True), out=True)
+    ops.add("glu", lambda x, dim=-1, out=None: F.glu(x, dim) if out is None else nn.glu(x, dim, out=out), out=True)
+    ops.add("logsigmoid", lambda x, out=None: F.logsigmoid(x) if out is None else nn.log_sigmoid(x, out=out),
+            out=True)
+    ops.add("softsign", lambda x: F.softsign(x))
+    ops.add("softmin", lambda x, dim: F.softmin(x, dim))
+    ops.add("tanhshrink", lambda x: F.tanhshrink(x))
+    ops.add("softshrink", lambda x, lambd=0.5, out=None: F.softshrink(x, lambd)
+            if out is None else nn.softshrink(x, lambd, out=out), out=True)
+    ops.add("hardshrink", lambda x, lambd=0.5, out=None: F.hardshrink(x, lambd)
+            if out is None else torch.hardshrink(x, lambd, out=out), out=True)
+    ops.add("threshold", lambda x, threshold, value, out=None: F.threshold(x, threshold, value)
+            if out is None else torch.threshold(x, threshold, value, out=out),
+            inplace=lambda x, threshold, value: F.threshold_(x, threshold, value), out=True)
+    ops.add("prelu", lambda x, weight: F.prelu(x, weight))
 
     # Binary elementwise (docs/ops/binary.md).
     ops.add("add", lambda a, b, alpha=1, out=None: torch.add(a, b, alpha=alpha, **_out(out)),

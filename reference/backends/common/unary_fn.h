@@ -32,6 +32,7 @@ enum class UnaryFn {
   Tan,
   Tanh,
   Sigmoid,
+  LogSigmoid,
   Erf,
   Gelu,
   GeluTanh,

@@ -157,6 +157,13 @@ struct Sigmoid {
   }
 };
 
+struct LogSigmoid {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::log_sigmoid(x);
+  }
+};
+
 struct Erf {
   template <typename T>
   FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
@@ -225,6 +232,7 @@ bool visit_unary_fn(UnaryFn fn, const UnaryParams& params, Visitor&& visitor) {
     case UnaryFn::Tan: return visit_on<Domain::Floating, T>(visitor, unary::Tan{});
     case UnaryFn::Tanh: return visit_on<Domain::Floating, T>(visitor, unary::Tanh{});
     case UnaryFn::Sigmoid: return visit_on<Domain::Floating, T>(visitor, unary::Sigmoid{});
+    case UnaryFn::LogSigmoid: return visit_on<Domain::Floating, T>(visitor, unary::LogSigmoid{});
     case UnaryFn::Erf: return visit_on<Domain::Floating, T>(visitor, unary::Erf{});
     case UnaryFn::Gelu: return visit_on<Domain::Floating, T>(visitor, unary::Gelu{});
     case UnaryFn::GeluTanh: return visit_on<Domain::Floating, T>(visitor, unary::GeluTanh{});

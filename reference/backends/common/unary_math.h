@@ -172,6 +172,16 @@ FUNCSPEC_HOST_DEVICE T sigmoid(const T& x) {
   return e / (T(1) + e);
 }
 
+// log(sigmoid(x)) as PyTorch's log_sigmoid kernel: min(x, 0) - log1p(e^-|x|). The exp argument is
+// never positive, so nothing overflows; for large positive x the result is -e^-x to full relative
+// accuracy, and for large negative x it is x (the log1p term below an ulp of it).
+template <typename T>
+FUNCSPEC_HOST_DEVICE T log_sigmoid(const T& x) {
+  const T negative_part = x < T(0) ? x : T(0);
+  const T magnitude = x < T(0) ? -x : x;
+  return negative_part - elementwise_math::log1p(math::exp(-magnitude));
+}
+
 // The constants of gelu and gelu_tanh for float and double, each the exact value rounded once to T:
 // sqrt(1/2) and the rounding error of that (sqrt(1/2) - sqrt_half, rounded), 2/sqrt(pi), sqrt(2/pi)
 // and sqrt(2/pi) * 0.044715. Literals rather than statics computed from the oracle so that device

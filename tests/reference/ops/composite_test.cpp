@@ -168,9 +168,10 @@ TEST(CrossEntropy, LabelSmoothingMixesInTheUniformTarget) {
       {want});
 }
 
-TEST(CrossEntropy, UnweightedSmoothingMeanCountsIgnoredTargets) {
-  // nll mean over the one kept target: ln 2; smoothing term mean over both targets: (2 ln 2 + 0) / 2.
-  const double want = 0.5 * std::log(2.0) + 0.25 * std::log(2.0);
+TEST(CrossEntropy, UnweightedSmoothingMeanCountsOnlyKeptTargets) {
+  // SPEC OPS-12.1: both terms are means over the one kept target: nll ln 2, smoothing 2 ln 2, mixed
+  // (1 - 0.5) ln 2 + (0.5 / 2) 2 ln 2 = ln 2 (over both targets the smoothing term would give 0.75 ln 2).
+  const double want = std::log(2.0);
   expect_near_all(
       ops::cross_entropy(from_values({0, 0, 0, 0}, {2, 2}), int_targets({0, -100}, {2}), Tensor(), "mean", -100, 0.5),
       {want});
