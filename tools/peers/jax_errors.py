@@ -106,6 +106,9 @@ RULES: list[Rule] = [
          r"Batching dimension \w+ corresponds to two sizes|"
          r"Leading dimensions of input arrays must match|axes must match; got shapes|"
          r"jnp\.linalg\.cond: for p='?\w+'?, array must be square", "shape_mismatch"),
+    # jax.nn.glu asserts that the halved axis is even.
+    Rule(r"AssertionError: axis size must be divisible by 2", "shape_mismatch",
+         lambda case, step: step is not None and step.op == "glu"),
     # jnp.linalg.pinv reads a.shape[-2:] into two names without checking the rank first.
     Rule(r"not enough values to unpack \(expected 2, got [01]\)", "shape_mismatch",
          lambda case, step: step is not None and step.op == "pinv"),
