@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "reference/api/conversion.h"
 #include "reference/ops/dispatch.h"
@@ -37,7 +36,7 @@ Tensor literal_for(const Tensor& x, const Scalar& value) {
 void check_floating(std::string_view op, const Tensor& x) { check_dtype(op, "self", x.dtype(), DTypeSet::Floating); }
 
 // scale * (x > 0 ? x : alpha * expm1(input_scale * x)), PyTorch's elu kernel; the negative piece
-// reads choose(x > 0, 0, x) so that expm1 never sees a large positive x.
+// reads where(x > 0, 0, x) so that expm1 never sees a large positive x.
 Tensor elu_formula(const Tensor& x, double alpha, double scale, double input_scale) {
   const Tensor positive = pointwise("gt", x, ops::lit(0.0));
   const Tensor negative_input = choose(positive, ops::lit(0.0), x);
