@@ -139,6 +139,18 @@ def run_peer(peer: PeerSpec, funcspec: Path, tier: str, out: Path, jobs: int, ex
     return report
 
 
+def _workers_text(reports: list[tuple[str, dict[str, Any]]]) -> str:
+    """How many workers the runs used (`--jobs` in their command lines; 1 when absent)."""
+    jobs = set()
+    for _, report in reports:
+        found = re.search(r"(?:--jobs|-j)[ =](\d+)", report["run"].get("command_line", ""))
+        jobs.add(int(found.group(1)) if found else 1)
+    if len(jobs) == 1:
+        n = jobs.pop()
+        return "one worker" if n == 1 else f"{n} workers"
+    return "the workers each run's command line names (" + ", ".join(str(j) for j in sorted(jobs)) + ")"
+
+
 def replay_findings(peer: PeerSpec, funcspec: Path, backend: str, out: Path) -> None:
     """Replays every minimal case of fixtures/peer-findings/ on the peer: which bugs reproduce in it."""
     verdicts = {}
@@ -313,8 +325,8 @@ def render(reports: list[tuple[str, dict[str, Any]]], causes: list[Cause], comma
     add("")
     add("A clause is *satisfied* when every test naming it passed, *partial* when the others were")
     add("unsupported, *violated* when any failed (docs/report-format.md). Run times are wall time of")
-    add("`funcspec check` with one worker, on the machine that generated this page, and include starting")
-    add("the peer's Python process for each restart.")
+    add(f"`funcspec check` with {_workers_text(reports)}, on the machine that generated this page, and include")
+    add("starting the peer's Python process for each restart.")
     add("")
     add("## Peer bugs found")
     add("")
