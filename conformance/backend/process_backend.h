@@ -57,7 +57,7 @@ class ProcessBackend : public Backend {
   Launcher launcher_;
   ProcessOptions options_;
   Capabilities capabilities_;
-  std::unique_ptr<ChildProcess> child_;       // null after a fault, until the next case restarts it
+  std::unique_ptr<ChildProcess> child_;  // null after a fault, until the next case restarts it
   int failed_restarts_in_a_row_ = 0;
   std::optional<std::string> unrecoverable_;  // why the backend was given up; every later case is a crash
   std::uint64_t next_id_ = 1;

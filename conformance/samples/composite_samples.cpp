@@ -10,17 +10,6 @@ Tensor targets(std::initializer_list<double> values, const Shape& shape) {
   return from_values(values, shape, DType::Int64);
 }
 
-std::vector<OpSample> softmax_samples(DType floating, SampleRng& rng) {
-  return {
-      {{rng.tensor({2, 5}, floating)}, {{"dim", std::int64_t{1}}}, "2x5 dim 1"},
-      {{rng.strided_tensor({3, 4}, floating)}, {{"dim", std::int64_t{0}}}, "transposed dim 0"},
-      {{rng.tensor({2, 3, 4}, floating)}, {{"dim", std::int64_t{-2}}}, "rank 3, negative dim"},
-      {{rng.tensor({}, floating)}, {{"dim", std::int64_t{0}}}, "rank 0"},
-      {{rng.tensor({0, 3}, floating)}, {{"dim", std::int64_t{1}}}, "size-0 dim"},
-      {{from_values({-INFINITY, 0, 1}, {3}, floating)}, {{"dim", std::int64_t{0}}}, "-inf entry"},
-  };
-}
-
 std::vector<OpSample> loss_samples(DType floating, SampleRng& rng, bool probability_targets) {
   std::vector<OpSample> out;
   const Tensor weight = rng.tensor({3}, floating, 0.5, 2);
@@ -66,12 +55,31 @@ std::vector<OpSample> fill_samples(DType floating, SampleRng& rng, const Attrs& 
 
 }  // namespace
 
+std::vector<OpSample> softmax_samples(DType floating, SampleRng& rng, double extreme_entry) {
+  return {
+      {{rng.tensor({2, 5}, floating)}, {{"dim", std::int64_t{1}}}, "2x5 dim 1"},
+      {{rng.strided_tensor({3, 4}, floating)}, {{"dim", std::int64_t{0}}}, "transposed dim 0"},
+      {{rng.tensor({2, 3, 4}, floating)}, {{"dim", std::int64_t{-2}}}, "rank 3, negative dim"},
+      {{rng.tensor({}, floating)}, {{"dim", std::int64_t{0}}}, "rank 0"},
+      {{rng.tensor({0, 3}, floating)}, {{"dim", std::int64_t{1}}}, "size-0 dim"},
+      {{from_values({extreme_entry, 0, 1}, {3}, floating)},
+       {{"dim", std::int64_t{0}}},
+       extreme_entry < 0 ? "-inf entry" : "+inf entry"},
+  };
+}
+
 void register_composite_samples(OpSampleRegistry& registry) {
   // exp of x - max (|x - max| <= 4: the shift's rounding costs <= 2 ulps through exp), exp's own
   // bound, a sum of <= 5 positive terms (<= 2.5 ulps) and one division: <= 7 ulps.
-  registry.add({"softmax", softmax_samples, {8.0, 8.0, 0.0, 0.0}, ""});
+  registry.add({"softmax",
+                [](DType f, SampleRng& rng) { return softmax_samples(f, rng, -INFINITY); },
+                {8.0, 8.0, 0.0, 0.0},
+                ""});
   // (x - max) - log(sum): the result can cancel, so the error is measured against max|x| (input_scale 1).
-  registry.add({"log_softmax", softmax_samples, {8.0, 8.0, 0.0, 1.0}, ""});
+  registry.add({"log_softmax",
+                [](DType f, SampleRng& rng) { return softmax_samples(f, rng, -INFINITY); },
+                {8.0, 8.0, 0.0, 1.0},
+                ""});
   // Sums of <= 6 picked terms |x w| <= 4 and a division: absolute error <= 6 * 4 eps + ... against
   // a magnitude floor of 4 max|input| >= 8.
   registry.add(

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "conformance/samples/op_samples.h"
+#include "reference/ops/dispatch.h"
 
 namespace funcspec::samples {
 namespace {
@@ -294,6 +295,27 @@ std::vector<OpSample> cosine_similarity_samples(DType f, SampleRng& rng) {
   };
 }
 
+// A call whose x1 or x2 has a norm below eps along dim: there the derivative treats the divisor as
+// the norm while the value divides by eps (NOTE: [cosine_similarity eps]), so finite differences
+// of the value are not its derivative.
+std::string cosine_similarity_below_eps(const TensorList& inputs, const Attrs& attrs, const TensorList&) {
+  const std::int64_t dim = attrs.has("dim") ? attrs.get_int("dim") : 1;
+  const double eps = attrs.has("eps") ? attrs.get_float("eps") : 1e-8;
+  const std::int64_t rank = std::max(inputs.at(0).dim(), inputs.at(1).dim());
+  for (const Tensor& x : {inputs.at(0), inputs.at(1)}) {
+    if (x.numel() == 0 || !is_floating(x.dtype())) continue;
+    // dim counts in the broadcast shape; x's own dims are its trailing ones.
+    const std::int64_t d = (dim < 0 ? dim + rank : dim) - (rank - x.dim());
+    if (d < 0 || d >= x.dim()) continue;
+    const Tensor norms = call_one("vector_norm", {call_one("to_dtype", {x}, {{"dtype", DType::Float64}})},
+                                  {{"dim", std::vector<std::int64_t>{d}}});
+    for (double n : norms.to_vector<double>()) {
+      if (n < eps) return "a norm below eps: the derivative treats the divisor as the norm (SPEC OPS-7.7)";
+    }
+  }
+  return "";
+}
+
 std::vector<OpSample> pairwise_distance_samples(DType f, SampleRng& rng) {
   std::vector<OpSample> out;
   for (double p : kOrders) {
@@ -372,7 +394,8 @@ void register_distance_samples(OpSampleRegistry& registry) {
   // each, relative), then a sum of n <= 3 terms of magnitude <= 1 that cancels: (n - 1)·u of Σ|terms|
   // <= 1 plus the terms' own errors: 35 ulps of 1, the floor (stated 40). float32 computes the norms
   // in float64 and rounds once: 0.51·2 + 1.5 + (n - 1)·0.5: stated 4.
-  registry.add({"cosine_similarity", cosine_similarity_samples, {40.0, 4.0, 1.0, 0.0}, ""});
+  registry.add(
+      {"cosine_similarity", cosine_similarity_samples, {40.0, 4.0, 1.0, 0.0}, "", {}, cosine_similarity_below_eps});
   // pairwise_distance: vector_norm of x1 - x2 + eps, each element rounded twice (1 ulp relative to
   // |x1 - x2| + eps, no cancellation in the norm): {20, 2.1} as dist, plus 0.5: stated {21, 2.6}.
   registry.add({"pairwise_distance", pairwise_distance_samples, {21.0, 2.6, 0.0, 0.0}, ""});

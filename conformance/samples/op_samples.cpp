@@ -102,6 +102,7 @@ OpSampleRegistry& OpSampleRegistry::mutable_instance() {
     register_index_samples(*r);
     register_composite_samples(*r);
     register_activation_samples(*r);
+    register_loss_samples(*r);
     register_random_samples(*r);
     register_dynamic_samples(*r);
     register_custom_samples(*r);

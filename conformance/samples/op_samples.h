@@ -146,6 +146,13 @@ void register_view_copy_samples(OpSampleRegistry& registry);
 void register_index_samples(OpSampleRegistry& registry);
 void register_composite_samples(OpSampleRegistry& registry);
 void register_activation_samples(OpSampleRegistry& registry);
+// The losses of docs/ops/loss.md (loss_samples.cpp).
+void register_loss_samples(OpSampleRegistry& registry);
+
+// The calls of the softmax family along `dim` (composite_samples.cpp): layouts, rank 0, a size-0
+// dim, and a row with one infinite entry, `extreme_entry` (-inf for softmax and log_softmax, +inf for
+// softmin, which negates its input first).
+std::vector<OpSample> softmax_samples(DType floating, SampleRng& rng, double extreme_entry);
 void register_random_samples(OpSampleRegistry& registry);
 void register_dynamic_samples(OpSampleRegistry& registry);
 void register_custom_samples(OpSampleRegistry& registry);

@@ -276,8 +276,7 @@ std::map<std::string, std::vector<SpecialPoint>> activation_points() {
       {"celu", {point("saturation x=-40", {at({-40.0})}, alpha_half), point("saturation x=-40", {at({-40.0})})}},
       {"leaky_relu",
        {point("kink at 0", {at({0.0, -0.0})}), point("kink at 0", {at({0.0, -0.0})}, {{"negative_slope", -0.5}})}},
-      {"hardtanh",
-       {point("bounds", {at({-1.0, 1.0})}), point("bounds", {at({-0.5, 2.0})}, hardtanh_bounds)}},
+      {"hardtanh", {point("bounds", {at({-1.0, 1.0})}), point("bounds", {at({-0.5, 2.0})}, hardtanh_bounds)}},
       {"relu6", {point("bounds 0 and 6", {at({0.0, -0.0, 6.0})})}},
       {"hardsigmoid", {point("kinks at -3 and 3", {at({-3.0, 3.0})})}},
       {"hardswish", {point("kinks at -3 and 3", {at({-3.0, 3.0})})}},
@@ -300,11 +299,72 @@ std::map<std::string, std::vector<SpecialPoint>> activation_points() {
   };
 }
 
+std::map<std::string, std::vector<SpecialPoint>> loss_points() {
+  const Attrs none{{"reduction", std::string("none")}};
+  const Attrs margin_one{{"margin", 1.0}, {"reduction", std::string("none")}};
+  return {
+      // x at 0 and 1: the clamped logs are -100 and constant there (SPEC OPS-14.1).
+      {"binary_cross_entropy",
+       {point("x at 0 and 1 (the logs clamped at -100)", {at({0.0, 1.0, 0.0, 1.0}), at({0.0, 1.0, 1.0, 0.0})}, none)}},
+      {"binary_cross_entropy_with_logits",
+       {point("saturation x=+-1000", {at({1000.0, -1000.0, 1000.0, -1000.0}), at({0.0, 1.0, 1.0, 0.0})}, none)}},
+      // t == 0: 0 log 0 = 0, and t's derivative there is 0 (SPEC OPS-14.1; PyTorch's is NaN).
+      {"kl_div", {point("zero target", {at({-1.5, -0.25, -2.0}), at({0.0, 0.6, 0.0})}, none)}},
+      {"huber_loss",
+       {point("|d| at delta and 0", {at({1.0, -1.0, 0.5}), at({0.0, 0.0, 0.5})}, none),
+        point("|d| at delta", {at({2.5, -2.5}), at({0.0, 0.0})},
+              {{"delta", 2.5}, {"reduction", std::string("none")}})}},
+      {"smooth_l1_loss",
+       {point("|d| at beta and 0", {at({1.0, -1.0, 0.5}), at({0.0, 0.0, 0.5})}, none),
+        point("beta 0 at d = 0 (l1)", {at({0.5, -1.0}), at({0.5, 1.0})},
+              {{"beta", 0.0}, {"reduction", std::string("none")}})}},
+      {"l1_loss", {point("kink at d = 0", {at({0.5, -1.0, 0.0}), at({0.5, 1.0, -0.0})}, none)}},
+      // var at eps: the clamp's kink, where var's derivative is the one passed through the clamp
+      // (eps 0.5, exact in every dtype, so the oracle meets the same point).
+      {"gaussian_nll_loss",
+       {point("var at eps", {at({0.5, -0.5}), at({0.0, 0.25}), at({0.5, 0.5})},
+              {{"eps", 0.5}, {"reduction", std::string("none")}})}},
+      {"poisson_nll_loss",
+       {point("targets around the Stirling mask t <= 1", {at({0.5, -0.5, 1.0}), at({0.0, 1.0, 1.5})},
+              {{"full", true}, {"reduction", std::string("none")}}),
+        point("rate 0 (log of eps)", {at({0.0, 2.0}), at({1.0, 0.0})},
+              {{"log_input", false}, {"reduction", std::string("none")}})}},
+      {"margin_ranking_loss",
+       {point("at the margin (slope 0)", {at({1.0, 0.0}), at({0.0, 1.0}), at({1.0, -1.0})}, margin_one)}},
+      {"hinge_embedding_loss",
+       {point("x at the margin (slope 0)", {at({1.0, 1.0, 2.0}), class_targets({-1, 0, -1}, {3})}, none)}},
+      {"soft_margin_loss",
+       {point("saturation yx=+-1000", {at({1000.0, -1000.0, 1000.0}), at({1.0, 1.0, -1.0})}, none)}},
+      {"multilabel_soft_margin_loss",
+       {point("saturation x=+-1000", {at({1000.0, -1000.0, 0.0}, Shape{1, 3}), at({0.0, 1.0, 1.0}, Shape{1, 3})},
+              none)}},
+      // z = margin - x[y] + x[i] == 0: the hinge adds nothing and has slope 0 there (PyTorch's z > 0),
+      // as every margin loss's hinge at its kink.
+      {"multi_margin_loss",
+       {point("hinge at its kink", {at({1.0, 0.0, 2.0}, Shape{1, 3}), class_targets({0}, {1})}, none),
+        point("hinge at its kink", {at({1.0, 0.5, 2.0}, Shape{1, 3}), class_targets({0}, {1})},
+              {{"p", Scalar(std::int64_t{2})}, {"margin", Scalar(0.5)}, {"reduction", std::string("none")}})}},
+      // A zero vector: cos is 0 / sqrt(1e-12 |x|^2), finite with a finite derivative; with target
+      // -1 and margin 0 also the hinge's kink, slope 0. The targets are labels, int64, so that no
+      // derivative check moves them off +-1.
+      {"cosine_embedding_loss",
+       {point("zero input1", {at({0.0, 0.0, 0.0}), at({1.0, 2.0, 0.5}), class_targets({1}, {})}, none),
+        point("zero input2 at margin 0", {at({1.0, 2.0, 0.0}), at({0.0, 0.0, 0.0}), class_targets({-1}, {})}, none)}},
+      {"triplet_margin_loss",
+       {point("at the margin (slope 0)",
+              {at({0.0, 0.0}, Shape{1, 2}), at({1.0, 0.0}, Shape{1, 2}), at({0.0, 2.0}, Shape{1, 2})},
+              {{"margin", 1.0}, {"eps", 0.0}, {"reduction", std::string("none")}}),
+        point("swap tie d(a, n) == d(p, n)",
+              {at({0.0, 0.0}, Shape{1, 2}), at({2.0, 0.0}, Shape{1, 2}), at({1.0, 3.0}, Shape{1, 2})},
+              {{"swap", true}, {"margin", 2.0}, {"eps", 0.0}, {"reduction", std::string("none")}})}},
+  };
+}
+
 const std::map<std::string, std::vector<SpecialPoint>>& special_point_declarations() {
   static const std::map<std::string, std::vector<SpecialPoint>> declarations = [] {
     std::map<std::string, std::vector<SpecialPoint>> all;
     for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points,
-                         &activation_points}) {
+                         &activation_points, &loss_points}) {
       for (auto& [op, points] : (*family)()) {
         FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
       }

@@ -23,7 +23,8 @@ struct UnaryDomain {
   bool takes_bool = true;
 };
 
-inline std::vector<OpSample> unary_samples(DType floating, SampleRng& rng, const UnaryDomain& domain, const Attrs& attrs) {
+inline std::vector<OpSample> unary_samples(DType floating, SampleRng& rng, const UnaryDomain& domain,
+                                           const Attrs& attrs) {
   const double lo = domain.lo, hi = domain.hi;
   std::vector<OpSample> out = {
       {{rng.tensor({2, 3}, floating, lo, hi)}, attrs, "2x3"},
@@ -43,7 +44,7 @@ inline std::vector<OpSample> unary_samples(DType floating, SampleRng& rng, const
 
 // Every sample is generated once per attribute set in `variants`.
 inline void add_unary(OpSampleRegistry& registry, const std::string& op, UnaryDomain domain, OracleTolerance tolerance,
-               std::vector<Attrs> variants = {Attrs{}}) {
+                      std::vector<Attrs> variants = {Attrs{}}) {
   registry.add({op,
                 [domain, variants](DType floating, SampleRng& rng) {
                   std::vector<OpSample> all;
@@ -57,6 +58,5 @@ inline void add_unary(OpSampleRegistry& registry, const std::string& op, UnaryDo
                 },
                 tolerance, ""});
 }
-
 
 }  // namespace funcspec::samples

@@ -18,7 +18,9 @@ namespace funcspec {
 namespace {
 
 Tensor pointwise(std::string_view op, const Tensor& a, const Tensor& b) { return call_one(op, {a, b}); }
-Tensor choose(const Tensor& condition, const Tensor& a, const Tensor& b) { return call_one("where", {condition, a, b}); }
+Tensor choose(const Tensor& condition, const Tensor& a, const Tensor& b) {
+  return call_one("where", {condition, a, b});
+}
 Tensor scaled(const Tensor& x, double factor) { return pointwise("mul", x, ops::lit(factor)); }
 
 // A Scalar attribute as a literal of x's dtype category, as PyTorch converts it to the tensor's
@@ -128,7 +130,7 @@ void register_activation_ops(OpRegistry& registry) {
        }},
       {"relu6(Tensor self) -> Tensor", "hardtanh(x, 0, 6)", true, false,
        [](const TensorList& in, const Attrs&) -> TensorList {
-         check_hardtanh("relu6", in[0], Scalar(std::int64_t{0}), Scalar(std::int64_t{6}));
+         check_dtype("relu6", "self", in[0].dtype(), DTypeSet::NoBool);
          return {hardtanh_formula(in[0], Scalar(std::int64_t{0}), Scalar(std::int64_t{6}))};
        }},
       {"hardsigmoid(Tensor self) -> Tensor", "min(max(x + 3, 0), 6) / 6; derivative 0 at -3 and 3", true, true,
@@ -137,17 +139,17 @@ void register_activation_ops(OpRegistry& registry) {
          const Tensor& x = in[0];
          const Tensor middle = pointwise("div", pointwise("add", x, ops::lit(3.0)), ops::lit(6.0));
          return {choose(pointwise("le", x, ops::lit(-3.0)), ops::lit(0.0),
-                       choose(pointwise("ge", x, ops::lit(3.0)), ops::lit(1.0), middle))};
+                        choose(pointwise("ge", x, ops::lit(3.0)), ops::lit(1.0), middle))};
        }},
-      {"hardswish(Tensor self) -> Tensor",
-       "x * min(max(x + 3, 0), 6) / 6; derivative 0 at -3 and 1 at 3 (PyTorch 2)", true, true,
+      {"hardswish(Tensor self) -> Tensor", "x * min(max(x + 3, 0), 6) / 6; derivative 0 at -3 and 1 at 3 (PyTorch 2)",
+       true, true,
        [](const TensorList& in, const Attrs&) -> TensorList {
          check_floating("hardswish", in[0]);
          const Tensor& x = in[0];
          // x * 0 below -3 (as PyTorch: -0 for finite x, NaN at -inf), x * (x + 3) / 6 in between.
          const Tensor middle = pointwise("div", pointwise("mul", x, pointwise("add", x, ops::lit(3.0))), ops::lit(6.0));
          return {choose(pointwise("le", x, ops::lit(-3.0)), scaled(x, 0.0),
-                       choose(pointwise("lt", x, ops::lit(3.0)), middle, x))};
+                        choose(pointwise("lt", x, ops::lit(3.0)), middle, x))};
        }},
       {"silu(Tensor self) -> Tensor", "x * sigmoid(x)", true, true,
        [](const TensorList& in, const Attrs&) -> TensorList {
@@ -157,7 +159,8 @@ void register_activation_ops(OpRegistry& registry) {
       {"mish(Tensor self) -> Tensor", "x * tanh(softplus(x))", true, true,
        [](const TensorList& in, const Attrs&) -> TensorList {
          check_floating("mish", in[0]);
-         return {pointwise("mul", in[0], call_one("tanh", {call_one("softplus", {in[0]}, {{"beta", 1.0}, {"threshold", 20.0}})}))};
+         return {pointwise("mul", in[0],
+                           call_one("tanh", {call_one("softplus", {in[0]}, {{"beta", 1.0}, {"threshold", 20.0}})}))};
        }},
       {"glu(Tensor self, int dim=-1) -> Tensor", "a * sigmoid(b), a and b the halves of self along dim", false, true,
        [](const TensorList& in, const Attrs& attrs) -> TensorList {
@@ -197,9 +200,9 @@ void register_activation_ops(OpRegistry& registry) {
          const Tensor& x = in[0];
          // lambd = 0 is the identity, differentiable at 0 too (PyTorch's backward gives 0 there).
          if (lambd == 0.0) return {pointwise("add", x, ops::lit(0.0))};
-         return {choose(pointwise("gt", x, ops::lit(lambd)), pointwise("sub", x, ops::lit(lambd)),
-                       choose(pointwise("lt", x, ops::lit(-lambd)), pointwise("add", x, ops::lit(lambd)),
-                             zero_keeping_nan(x)))};
+         return {choose(
+             pointwise("gt", x, ops::lit(lambd)), pointwise("sub", x, ops::lit(lambd)),
+             choose(pointwise("lt", x, ops::lit(-lambd)), pointwise("add", x, ops::lit(lambd)), zero_keeping_nan(x)))};
        }},
       {"hardshrink(Tensor self, float lambd=0.5) -> Tensor", "0 where -lambd <= x <= lambd, else x", false, true,
        [](const TensorList& in, const Attrs& attrs) -> TensorList {
@@ -216,7 +219,7 @@ void register_activation_ops(OpRegistry& registry) {
          const Tensor& x = in[0];
          check_dtype("threshold", "self", x.dtype(), DTypeSet::NoBool);
          return {choose(pointwise("le", x, literal_for(x, attrs.get_scalar("threshold"))),
-                       literal_for(x, attrs.get_scalar("value")), x)};
+                        literal_for(x, attrs.get_scalar("value")), x)};
        }},
       {"prelu(Tensor self, Tensor weight) -> Tensor",
        "x > 0 ? x : weight * x, weight one value or one per channel (dim 1)", false, false,

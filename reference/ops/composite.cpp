@@ -8,6 +8,7 @@
 
 #include "reference/api/conversion.h"
 #include "reference/ops/dispatch.h"
+#include "reference/ops/loss_reduction.h"
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
 #include "reference/ops/registry.h"
@@ -38,16 +39,6 @@ Tensor shifted_by_max(const Tensor& x, std::int64_t dim) {
 std::int64_t checked_softmax_dim(std::string_view op, const Tensor& self, const Attrs& attrs) {
   check_dtype(op, "self", self.dtype(), DTypeSet::Floating);
   return wrap_dim(attrs.get_int("dim"), self.dim(), op);
-}
-
-enum class Reduction { None, Mean, Sum };
-
-Reduction parse_reduction(std::string_view op, const Attrs& attrs) {
-  const std::string& r = attrs.get_string("reduction");
-  if (r == "none") return Reduction::None;
-  if (r == "mean") return Reduction::Mean;
-  if (r == "sum") return Reduction::Sum;
-  fail(ErrorKind::InvalidArgument, "[{}] reduction must be 'none', 'mean' or 'sum' but is '{}'", op, r);
 }
 
 // The class dim of a loss input: 0 for [C], 1 for [N, C, d...].
@@ -107,15 +98,6 @@ PickedLosses pick_by_target(const Tensor& self, const Tensor& target, const Tens
   return {losses, weight_taken, valid};
 }
 
-Tensor reduce_loss(Reduction reduction, const Tensor& losses, const Tensor& mean_denominator) {
-  switch (reduction) {
-    case Reduction::None: return losses;
-    case Reduction::Sum: return sum_all(losses);
-    case Reduction::Mean: return binary("div", sum_all(losses), mean_denominator);
-  }
-  FUNCSPEC_UNREACHABLE("unknown reduction");
-}
-
 TensorList nll_loss(const TensorList& in, const Attrs& attrs) {
   const Tensor &self = in[0], &target = in[1], &weight = in[2];
   const Reduction reduction = parse_reduction("nll_loss", attrs);
@@ -140,14 +122,7 @@ Tensor cross_entropy_indices(const Tensor& log_probs, const Tensor& target, cons
       weight.defined() ? binary("mul", log_probs, weight_along_class_dim(weight, log_probs)) : log_probs;
   Tensor smooth = call_one("neg", {reduce_dims("sum", weighted, {cdim})});
   smooth = call_one("where", {picked.valid, smooth, ops::lit(0.0)});
-  Tensor smooth_reduced;
-  switch (reduction) {
-    case Reduction::None: smooth_reduced = smooth; break;
-    case Reduction::Sum: smooth_reduced = sum_all(smooth); break;
-    case Reduction::Mean:
-      smooth_reduced = binary("div", sum_all(smooth), sum_all(picked.weight_taken));
-      break;
-  }
+  const Tensor smooth_reduced = reduce_loss(reduction, smooth, sum_all(picked.weight_taken));
   const double classes = static_cast<double>(log_probs.shape()[static_cast<std::size_t>(cdim)]);
   return binary("add", binary("mul", nll, ops::lit(1.0 - smoothing)),
                 binary("mul", smooth_reduced, ops::lit(smoothing / classes)));
@@ -168,14 +143,8 @@ Tensor cross_entropy_probabilities(const Tensor& log_probs, const Tensor& target
   Tensor terms = binary("mul", log_probs, probabilities);
   if (weight.defined()) terms = binary("mul", terms, weight_along_class_dim(weight, log_probs));
   const Tensor per_row = call_one("neg", {reduce_dims("sum", terms, {cdim})});
-  switch (reduction) {
-    case Reduction::None: return per_row;
-    case Reduction::Sum: return sum_all(per_row);
-    case Reduction::Mean:
-      return binary("div", sum_all(per_row),
-                    ops::lit(static_cast<double>(log_probs.numel() / std::max<std::int64_t>(classes, 1))));
-  }
-  FUNCSPEC_UNREACHABLE("unknown reduction");
+  return reduce_loss(reduction, per_row,
+                     ops::lit(static_cast<double>(log_probs.numel() / std::max<std::int64_t>(classes, 1))));
 }
 
 TensorList cross_entropy(const TensorList& in, const Attrs& attrs) {
@@ -273,8 +242,7 @@ void register_composite_ops(OpRegistry& registry) {
       check_dtype("mse_loss", "self", result_type(in), DTypeSet::Floating);
       const Tensor difference = binary("sub", in[0], in[1]);
       const Tensor squared = binary("mul", difference, difference);
-      if (reduction == Reduction::Mean) return call("mean", {squared});
-      return {reduce_loss(reduction, squared, Tensor())};
+      return {reduce_loss(reduction, squared)};
     };
   }
   {

@@ -32,6 +32,8 @@ void register_index_ops(OpRegistry& registry);
 void register_composite_ops(OpRegistry& registry);
 // The activation functions of torch.nn.functional (activation.cpp), composites.
 void register_activation_ops(OpRegistry& registry);
+// The losses of torch.nn.functional beyond nll_loss, cross_entropy and mse_loss (loss.cpp), composites.
+void register_loss_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);
 void register_dynamic_ops(OpRegistry& registry);
 // The spec-defined custom functions (docs/SPEC.md, CUSTOM), in custom_ops.cpp.

@@ -60,6 +60,7 @@ OpRegistry& OpRegistry::instance() {
     register_index_ops(*r);
     register_composite_ops(*r);
     register_activation_ops(*r);
+    register_loss_ops(*r);
     register_random_ops(*r);
     register_dynamic_ops(*r);
     register_custom_ops(*r);

@@ -94,9 +94,8 @@ void register_unary_rules(RuleAttacher& attach) {
     return ops::where(ops::lt(magnitude, ops::lit(1)), ops::sub(ops::lit(1), ops::square(y)), saturating);
   });
   // log(sigmoid(x))' = 1 - sigmoid(x) = sigmoid(-x), accurate in both tails.
-  add_scaling_rule(attach, "logsigmoid", [](const Tensor& x, const Tensor&, const Attrs&) {
-    return ops::sigmoid(ops::neg(x));
-  });
+  add_scaling_rule(attach, "logsigmoid",
+                   [](const Tensor& x, const Tensor&, const Attrs&) { return ops::sigmoid(ops::neg(x)); });
   add_scaling_rule(attach, "sigmoid", [](const Tensor& x, const Tensor& y, const Attrs&) {
     return ops::mul(y, ops::sigmoid(ops::neg(x)));
   });

@@ -207,6 +207,19 @@ RULES: list[Rule] = [
     # The activation functions' arguments (hardtanh's bounds are checked by F.hardtanh in Python).
     Rule(r"min_val cannot be greater than max_val|lambda must be in range \[|lambda must be greater or equal to 0",
          "invalid_argument"),
+    # The losses' options and shapes (docs/ops/loss.md); F.* checks many of them in Python.
+    Rule(r"huber_loss does not support non-positive values for delta|"
+         r"smooth_l1_loss does not support negative values for beta|only p == 1 and p == 2 supported|"
+         r"is not a valid value for reduction", "invalid_argument"),
+    Rule(r"Using a target size \(.*\) that is different to the input size|"
+         r"Target size \(.*\) must be the same as input size|var is of incorrect size|"
+         r"margin_ranking_loss : All input tensors should have same dimension|"
+         r"All inputs should have same dimension but got|"
+         r"The anchor, positive, and negative tensors are expected to have the same number of dimensions|"
+         r"[01]D target tensor expects [12]D input tensors|"
+         r"Expected non-empty vector or matrix with optional 0-dim batch size", "shape_mismatch"),
+    Rule(r"multi_margin_loss.*target out of range|^RuntimeError: target out of range", "index_out_of_range",
+         lambda case, step: step is not None and step.op == "multi_margin_loss"),
     Rule(r"Mismatch of parameter numbers and input channel size|"
          r"prelu: Expected `weight` to be a scalar or 1D tensor|"
          r"Halving dimension must be even|glu does not support (?:scalars|0-dimensional tensors)", "shape_mismatch"),

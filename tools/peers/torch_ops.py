@@ -453,6 +453,36 @@ def build_ops() -> Ops:
             label_smoothing=0.0: F.cross_entropy(x, target, weight, reduction=reduction,
                                                  ignore_index=ignore_index, label_smoothing=label_smoothing))
     ops.add("mse_loss", lambda x, target, reduction="mean": F.mse_loss(x, target, reduction=reduction))
+    # Losses (docs/ops/loss.md).
+    ops.add("binary_cross_entropy", lambda x, target, weight=None, reduction="mean": F.binary_cross_entropy(
+        x, target, weight, reduction=reduction))
+    ops.add("binary_cross_entropy_with_logits", lambda x, target, weight=None, pos_weight=None, reduction="mean":
+            F.binary_cross_entropy_with_logits(x, target, weight, reduction=reduction, pos_weight=pos_weight))
+    ops.add("kl_div", lambda x, target, reduction="mean", log_target=False: F.kl_div(
+        x, target, reduction=reduction, log_target=log_target))
+    ops.add("huber_loss", lambda x, target, reduction="mean", delta=1.0: F.huber_loss(
+        x, target, reduction=reduction, delta=delta))
+    ops.add("smooth_l1_loss", lambda x, target, reduction="mean", beta=1.0: F.smooth_l1_loss(
+        x, target, reduction=reduction, beta=beta))
+    ops.add("l1_loss", lambda x, target, reduction="mean": F.l1_loss(x, target, reduction=reduction))
+    ops.add("gaussian_nll_loss", lambda x, target, var, full=False, eps=1e-6, reduction="mean": F.gaussian_nll_loss(
+        x, target, var, full=full, eps=eps, reduction=reduction))
+    ops.add("poisson_nll_loss", lambda x, target, log_input=True, full=False, eps=1e-8, reduction="mean":
+            F.poisson_nll_loss(x, target, log_input=log_input, full=full, eps=eps, reduction=reduction))
+    ops.add("margin_ranking_loss", lambda x1, x2, target, margin=0.0, reduction="mean": F.margin_ranking_loss(
+        x1, x2, target, margin=margin, reduction=reduction))
+    ops.add("hinge_embedding_loss", lambda x, target, margin=1.0, reduction="mean": F.hinge_embedding_loss(
+        x, target, margin=margin, reduction=reduction))
+    ops.add("soft_margin_loss", lambda x, target, reduction="mean": F.soft_margin_loss(x, target, reduction=reduction))
+    ops.add("multilabel_soft_margin_loss", lambda x, target, weight=None, reduction="mean":
+            F.multilabel_soft_margin_loss(x, target, weight, reduction=reduction))
+    ops.add("multi_margin_loss", lambda x, target, weight=None, p=1, margin=1, reduction="mean": F.multi_margin_loss(
+        x, target, p=p, margin=margin, weight=weight, reduction=reduction))
+    ops.add("cosine_embedding_loss", lambda x1, x2, target, margin=0.0, reduction="mean": F.cosine_embedding_loss(
+        x1, x2, target, margin=margin, reduction=reduction))
+    ops.add("triplet_margin_loss", lambda anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False,
+            reduction="mean": F.triplet_margin_loss(anchor, positive, negative, margin=margin, p=p, eps=eps,
+                                                    swap=swap, reduction=reduction))
     ops.add("linear", lambda x, weight, bias=None: F.linear(x, weight, bias))
     ops.add("layer_norm", lambda x, weight=None, bias=None, normalized_shape=(), eps=1e-5: F.layer_norm(
         x, _dims(normalized_shape), weight, bias, eps))
