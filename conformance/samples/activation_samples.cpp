@@ -60,6 +60,24 @@ std::vector<OpSample> prelu_samples(DType floating, SampleRng& rng) {
   };
 }
 
+// rrelu draws its slopes from U(lower, upper) when training (the value checks compare the float
+// draws with the oracle's draws of the same bits, as for dropout); eval is deterministic.
+std::vector<OpSample> rrelu_samples(DType floating, SampleRng& rng) {
+  const Attrs training{{"training", true}};
+  return {
+      {{rng.tensor({2, 3}, floating, -2, 2)}, training, "training"},
+      {{rng.tensor({3, 4}, floating, -2, 2)}, {{"training", true}, {"lower", 0.1}, {"upper", 0.5}}, "training, U(0.1, 0.5)"},
+      {{rng.tensor({2, 3}, floating, -2, 2)}, {}, "eval: the mean slope"},
+      {{rng.tensor({2, 3}, floating, -2, 2)}, {{"lower", 0.2}, {"upper", 0.6}}, "eval, bounds 0.2 and 0.6"},
+      {{rng.tensor({4}, floating, -2, 2)}, {{"training", true}, {"lower", 0.3}, {"upper", 0.3}}, "lower = upper"},
+      {{rng.strided_tensor({3, 2}, floating, -2, 2)}, training, "transposed, training"},
+      {{rng.tensor({}, floating, -2, 2)}, training, "rank 0"},
+      {{rng.tensor({0, 3}, floating)}, training, "size-0 dim"},
+      {{rng.tensor({3}, floating)}, {{"lower", 0.5}, {"upper", 0.25}}, "lower > upper (rejected)"},
+      {{rng.tensor({3}, DType::Int64, -3, 3)}, {}, "int64 (rejected)"},
+  };
+}
+
 }  // namespace
 
 void register_activation_samples(OpSampleRegistry& registry) {
@@ -102,6 +120,8 @@ void register_activation_samples(OpSampleRegistry& registry) {
   registry.add({"glu", glu_samples, sigmoid_and_product, ""});
   registry.add({"softmin", softmin_samples, {8.0, 8.0, 0.0, 0.0}, ""});
   registry.add({"prelu", prelu_samples, one_rounding_and_constant, ""});
+  // One product with the drawn or mean slope (the draw itself is the oracle's bits, rounded once).
+  registry.add({"rrelu", rrelu_samples, one_rounding_and_constant, ""});
 }
 
 }  // namespace funcspec::samples

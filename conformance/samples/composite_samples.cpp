@@ -65,6 +65,10 @@ std::vector<OpSample> softmax_samples(DType floating, SampleRng& rng, double ext
       {{from_values({extreme_entry, 0, 1}, {3}, floating)},
        {{"dim", std::int64_t{0}}},
        extreme_entry < 0 ? "-inf entry" : "+inf entry"},
+      // dtype= converts the input first: an int64 input is computed in the floating dtype.
+      {{rng.tensor({2, 4}, DType::Int64, -3, 4)}, {{"dim", std::int64_t{1}}, {"dtype", floating}}, "int64 with dtype"},
+      {{rng.tensor({2, 4}, floating)}, {{"dim", std::int64_t{0}}, {"dtype", floating}}, "dtype of the input"},
+      {{rng.tensor({3}, floating)}, {{"dim", std::int64_t{0}}, {"dtype", DType::Int64}}, "int64 dtype (rejected)"},
   };
 }
 
@@ -141,20 +145,6 @@ void register_composite_samples(OpSampleRegistry& registry) {
        // add a few ulps relative to 1.
        {16.0, 16.0, 1.0, 0.0},
        ""});
-  registry.add({"dropout",
-                [](DType floating, SampleRng& rng) {
-                  return std::vector<OpSample>{
-                      {{rng.tensor({4, 5}, floating)}, {{"p", 0.3}}, "training"},
-                      {{rng.strided_tensor({4, 3}, floating)}, {{"p", 0.5}}, "transposed"},
-                      {{rng.tensor({}, floating)}, {{"p", 0.2}}, "rank 0"},
-                      {{rng.tensor({0, 4}, floating)}, {}, "size-0 dim"},
-                      {{rng.tensor({3}, floating)}, {{"p", 1.0}}, "p = 1"},
-                      {{rng.tensor({3}, floating)}, {{"train", false}}, "eval"},
-                  };
-                },
-                // keep / (1 - p) and the product: two roundings.
-                {1.0, 1.0, 0.0, 0.0},
-                ""});
   registry.add({"fill_", [](DType f, SampleRng& rng) { return fill_samples(f, rng, {{"value", 2.5}}); }, {}, ""});
   registry.add({"zero_", [](DType f, SampleRng& rng) { return fill_samples(f, rng, {}); }, {}, ""});
 }

@@ -103,6 +103,7 @@ OpSampleRegistry& OpSampleRegistry::mutable_instance() {
     register_composite_samples(*r);
     register_activation_samples(*r);
     register_loss_samples(*r);
+    register_dropout_samples(*r);
     register_random_samples(*r);
     register_dynamic_samples(*r);
     register_custom_samples(*r);

@@ -148,6 +148,8 @@ void register_composite_samples(OpSampleRegistry& registry);
 void register_activation_samples(OpSampleRegistry& registry);
 // The losses of docs/ops/loss.md (loss_samples.cpp).
 void register_loss_samples(OpSampleRegistry& registry);
+// The dropout family of docs/ops/dropout.md (dropout_samples.cpp).
+void register_dropout_samples(OpSampleRegistry& registry);
 
 // The calls of the softmax family along `dim` (composite_samples.cpp): layouts, rank 0, a size-0
 // dim, and a row with one infinite entry, `extreme_entry` (-inf for softmax and log_softmax, +inf for

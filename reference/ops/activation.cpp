@@ -180,10 +180,14 @@ void register_activation_ops(OpRegistry& registry) {
          const Tensor x = cast_to(in[0], to_floating(in[0].dtype()));
          return {pointwise("div", x, pointwise("add", call_one("abs", {x}), ops::lit(1.0)))};
        }},
-      {"softmin(Tensor self, int dim) -> Tensor", "softmax(-x, dim)", false, false,
+      {"softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+       "softmax(-x, dim, dtype): negated, then converted to dtype", false, false,
        [](const TensorList& in, const Attrs& attrs) -> TensorList {
-         check_floating("softmin", in[0]);
-         return {call_one("softmax", {call_one("neg", {in[0]})}, {{"dim", attrs.get_int("dim")}})};
+         const std::optional<DType> dtype = attrs.get_optional_dtype("dtype");
+         if (!dtype) check_floating("softmin", in[0]);
+         Attrs softmax_attrs{{"dim", attrs.get_int("dim")}};
+         if (dtype) softmax_attrs.set("dtype", *dtype);
+         return {call_one("softmax", {call_one("neg", {in[0]})}, softmax_attrs)};
        }},
       {"tanhshrink(Tensor self) -> Tensor", "x - tanh(x); int64 computes in float32", false, false,
        [](const TensorList& in, const Attrs&) -> TensorList {
@@ -235,6 +239,28 @@ void register_activation_ops(OpRegistry& registry) {
     op.decompose = a.decompose;
     op.derive_inplace = a.inplace;
     op.derive_out = a.out;
+  }
+  {
+    // Training draws each slope from U(lower, upper) (`uniform` over the input's shape, so every
+    // element draws, whatever its sign); eval is leaky_relu with the mean slope. At 0 both take the
+    // negative piece, as PyTorch's rrelu_with_noise (input <= 0) and leaky_relu do.
+    OpDef& op = registry.add(
+        "rrelu(Tensor self, float lower=0.125, float upper=0.3333333333333333, bool training=False) -> Tensor",
+        OpKind::Composite, "activation",
+        "x > 0 ? x : slope * x, slope ~ U(lower, upper) per element when training, (lower + upper) / 2 in eval");
+    op.random = true;
+    op.derive_inplace = true;
+    op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const Tensor& x = in[0];
+      check_floating("rrelu", x);
+      const double lower = attrs.get_float("lower"), upper = attrs.get_float("upper");
+      FUNCSPEC_CHECK(lower <= upper, ErrorKind::InvalidArgument,
+                     "[rrelu] lower ({}) must be less than or equal to upper ({})", lower, upper);
+      const Tensor slope = attrs.get_bool("training")
+                               ? call_one("uniform", {x}, {{"from", lower}, {"to", upper}})
+                               : ops::lit((lower + upper) / 2);
+      return {choose(pointwise("gt", x, ops::lit(0.0)), x, pointwise("mul", x, slope))};
+    };
   }
 }
 

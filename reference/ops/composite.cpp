@@ -1,5 +1,5 @@
 // Composite ops written only in terms of other ops (NOTE: [op kinds]): softmax and friends, the
-// common losses, linear, layer_norm, dropout, and the fill in-place ops. Decompositions read
+// common losses, linear, layer_norm, and the fill in-place ops. Decompositions read
 // shapes and dtypes for their checks and never data.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -36,9 +36,13 @@ Tensor shifted_by_max(const Tensor& x, std::int64_t dim) {
   return binary("sub", x, max);
 }
 
-std::int64_t checked_softmax_dim(std::string_view op, const Tensor& self, const Attrs& attrs) {
-  check_dtype(op, "self", self.dtype(), DTypeSet::Floating);
-  return wrap_dim(attrs.get_int("dim"), self.dim(), op);
+// self converted to the `dtype` attribute first when one is given (PyTorch's dtype= casts the input
+// before the op, so an int64 input with a floating dtype is computed in it), then checked floating.
+Tensor softmax_input(std::string_view op, const Tensor& self, const Attrs& attrs) {
+  const std::optional<DType> dtype = attrs.get_optional_dtype("dtype");
+  const Tensor x = dtype ? cast_to(self, *dtype) : self;
+  check_dtype(op, dtype ? "dtype" : "self", x.dtype(), DTypeSet::Floating);
+  return x;
 }
 
 // The class dim of a loss input: 0 for [C], 1 for [N, C, d...].
@@ -198,22 +202,26 @@ TensorList layer_norm(const TensorList& in, const Attrs& attrs) {
 
 void register_composite_ops(OpRegistry& registry) {
   {
-    OpDef& op = registry.add("softmax(Tensor self, int dim) -> Tensor", OpKind::Composite, "composite",
-                             "exp(x - max) / sum(exp(x - max)) along dim (max detached)");
+    OpDef& op = registry.add("softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", OpKind::Composite,
+                             "composite",
+                             "exp(x - max) / sum(exp(x - max)) along dim (max detached), x converted to dtype first");
     op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
-      const std::int64_t dim = checked_softmax_dim("softmax", in[0], attrs);
-      if (in[0].numel() == 0) return call("clone", {in[0]});
-      const Tensor e = call_one("exp", {shifted_by_max(in[0], dim)});
+      const Tensor x = softmax_input("softmax", in[0], attrs);
+      const std::int64_t dim = wrap_dim(attrs.get_int("dim"), x.dim(), "softmax");
+      if (x.numel() == 0) return call("clone", {x});
+      const Tensor e = call_one("exp", {shifted_by_max(x, dim)});
       return {binary("div", e, reduce_keepdim("sum", e, {dim}))};
     };
   }
   {
-    OpDef& op = registry.add("log_softmax(Tensor self, int dim) -> Tensor", OpKind::Composite, "composite",
-                             "(x - max) - log(sum(exp(x - max))) along dim (max detached)");
+    OpDef& op = registry.add("log_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+                             OpKind::Composite, "composite",
+                             "(x - max) - log(sum(exp(x - max))) along dim (max detached), x converted to dtype first");
     op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
-      const std::int64_t dim = checked_softmax_dim("log_softmax", in[0], attrs);
-      if (in[0].numel() == 0) return call("clone", {in[0]});
-      const Tensor shifted = shifted_by_max(in[0], dim);
+      const Tensor x = softmax_input("log_softmax", in[0], attrs);
+      const std::int64_t dim = wrap_dim(attrs.get_int("dim"), x.dim(), "log_softmax");
+      if (x.numel() == 0) return call("clone", {x});
+      const Tensor shifted = shifted_by_max(x, dim);
       const Tensor log_sum = call_one("log", {reduce_keepdim("sum", call_one("exp", {shifted}), {dim})});
       return {binary("sub", shifted, log_sum)};
     };
@@ -269,21 +277,6 @@ void register_composite_ops(OpRegistry& registry) {
         OpKind::Composite, "composite",
         "(x - mean) / sqrt(var + eps) * weight + bias over the trailing normalized_shape dims (biased var)");
     op.decompose = layer_norm;
-  }
-  {
-    OpDef& op = registry.add("dropout(Tensor input, *, float p=0.5, bool train=True) -> Tensor", OpKind::Composite,
-                             "composite", "input * bernoulli(1 - p) / (1 - p) when training, else input itself");
-    op.random = true;
-    op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
-      const Tensor& input = in[0];
-      const double p = attrs.get_float("p");
-      FUNCSPEC_CHECK(p >= 0 && p <= 1, ErrorKind::InvalidArgument, "[dropout] p must lie in [0, 1] but is {}", p);
-      check_dtype("dropout", "input", input.dtype(), DTypeSet::Floating);
-      if (!attrs.get_bool("train") || p == 0) return {input};
-      if (p == 1) return {binary("mul", input, ops::lit(0.0))};
-      const Tensor keep = call_one("bernoulli.p", {input}, {{"p", 1 - p}});
-      return {binary("mul", input, binary("div", keep, ops::lit(1 - p)))};
-    };
   }
   {
     OpDef& op = registry.add("fill_(Tensor(a!) self, Scalar value) -> Tensor(a!)", OpKind::InPlace, "composite",

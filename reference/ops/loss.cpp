@@ -102,9 +102,9 @@ TensorList binary_cross_entropy_with_logits(const TensorList& in, const Attrs& a
 }
 
 // t (log t - x) with 0 log 0 = 0, or exp(t) (t - x) for log-space targets. At t == 0 the piece is
-// t (detach(x) - x): its value is PyTorch's 0 * x (NaN for an infinite x), its derivative in t is
-// 0, as PyTorch's kl_div_target_backward masks target == 0, and its derivative in x is PyTorch's -t,
-// whose derivative in t, -1, is the mixed second derivative in either order.
+// t (detach(x) - x): its value is PyTorch's 0 * x (NaN for an infinite x), its derivative in t is 0
+// (SPEC OPS-14.1: the one-sided slope is -inf and PyTorch's xlogy gives NaN), and its derivative in
+// x is PyTorch's -t, whose derivative in t, -1, is the mixed second derivative in either order.
 TensorList kl_div(const TensorList& in, const Attrs& attrs) {
   const Tensor &x = in[0], &t = in[1];
   const bool batchmean = attrs.get_string("reduction") == "batchmean";

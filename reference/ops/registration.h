@@ -34,6 +34,8 @@ void register_composite_ops(OpRegistry& registry);
 void register_activation_ops(OpRegistry& registry);
 // The losses of torch.nn.functional beyond nll_loss, cross_entropy and mse_loss (loss.cpp), composites.
 void register_loss_ops(OpRegistry& registry);
+// dropout, dropout1d/2d/3d, alpha_dropout and feature_alpha_dropout (dropout.cpp), random composites.
+void register_dropout_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);
 void register_dynamic_ops(OpRegistry& registry);
 // The spec-defined custom functions (docs/SPEC.md, CUSTOM), in custom_ops.cpp.

@@ -517,8 +517,10 @@ def build_ops() -> dict[str, Impl]:
         return jnp.linalg.lstsq(a, b, rcond=rcond)[0]
 
     # Composites JAX itself has.
-    ops["softmax"] = lambda ctx, x, dim: jax.nn.softmax(x, axis=dim)
-    ops["log_softmax"] = lambda ctx, x, dim: jax.nn.log_softmax(x, axis=dim)
+    # dtype= converts the input first, as PyTorch's.
+    ops["softmax"] = lambda ctx, x, dim, dtype=None: jax.nn.softmax(x if dtype is None else x.astype(dtype), axis=dim)
+    ops["log_softmax"] = lambda ctx, x, dim, dtype=None: jax.nn.log_softmax(
+        x if dtype is None else x.astype(dtype), axis=dim)
 
     # Conversions (no storage, so clone and contiguous are the value itself).
     ops["to_dtype"] = lambda ctx, x, dtype: jnp.asarray(x).astype(dtype)

@@ -207,6 +207,12 @@ RULES: list[Rule] = [
     # The activation functions' arguments (hardtanh's bounds are checked by F.hardtanh in Python).
     Rule(r"min_val cannot be greater than max_val|lambda must be in range \[|lambda must be greater or equal to 0",
          "invalid_argument"),
+    # The dropout family's ranks and rrelu's bounds (docs/ops/dropout.md, activation.md).
+    Rule(r"dropout1d: Expected 2D or 3D input|Feature dropout requires at least 2 dimensions", "shape_mismatch"),
+    Rule(r"Lower bound should be less than or equal to the upper bound", "invalid_argument"),
+    # PyTorch 2's meta alpha_dropout of an integer input fails in its in-place affine step.
+    Rule(r"Promotion of int\.add/sub_\(float\) in in-place ops are not possible", "dtype_not_supported",
+         lambda case, step: step is not None and "alpha_dropout" in step.op),
     # The losses' options and shapes (docs/ops/loss.md); F.* checks many of them in Python.
     Rule(r"huber_loss does not support non-positive values for delta|"
          r"smooth_l1_loss does not support negative values for beta|only p == 1 and p == 2 supported|"

@@ -159,7 +159,9 @@ def build_ops() -> Ops:
     ops.add("logsigmoid", lambda x, out=None: F.logsigmoid(x) if out is None else nn.log_sigmoid(x, out=out),
             out=True)
     ops.add("softsign", lambda x: F.softsign(x))
-    ops.add("softmin", lambda x, dim: F.softmin(x, dim))
+    ops.add("softmin", lambda x, dim, dtype=None: F.softmin(x, dim, dtype=dtype))
+    ops.add("rrelu", lambda x, lower=0.125, upper=1 / 3, training=False: F.rrelu(x, lower, upper, training),
+            inplace=lambda x, lower=0.125, upper=1 / 3, training=False: F.rrelu_(x, lower, upper, training))
     ops.add("tanhshrink", lambda x: F.tanhshrink(x))
     ops.add("softshrink", lambda x, lambd=0.5, out=None: F.softshrink(x, lambd)
             if out is None else nn.softshrink(x, lambd, out=out), out=True)
@@ -445,8 +447,8 @@ def build_ops() -> Ops:
         a, atol=atol, rtol=rtol, hermitian=hermitian))
 
     # Composites (docs/ops/composite.md).
-    ops.add("softmax", lambda x, dim: torch.softmax(x, dim))
-    ops.add("log_softmax", lambda x, dim: torch.log_softmax(x, dim))
+    ops.add("softmax", lambda x, dim, dtype=None: torch.softmax(x, dim, dtype=dtype))
+    ops.add("log_softmax", lambda x, dim, dtype=None: torch.log_softmax(x, dim, dtype=dtype))
     ops.add("nll_loss", lambda x, target, weight=None, reduction="mean", ignore_index=-100: F.nll_loss(
         x, target, weight, reduction=reduction, ignore_index=ignore_index))
     ops.add("cross_entropy", lambda x, target, weight=None, reduction="mean", ignore_index=-100,
@@ -487,6 +489,11 @@ def build_ops() -> Ops:
     ops.add("layer_norm", lambda x, weight=None, bias=None, normalized_shape=(), eps=1e-5: F.layer_norm(
         x, _dims(normalized_shape), weight, bias, eps))
     ops.add("dropout", lambda x, p=0.5, train=True: F.dropout(x, p, training=train))
+    ops.add("alpha_dropout", lambda x, p=0.5, train=True: F.alpha_dropout(x, p, training=train))
+    ops.add("feature_alpha_dropout", lambda x, p=0.5, train=True: F.feature_alpha_dropout(x, p, training=train))
+    for n in (1, 2, 3):
+        ops.add(f"dropout{n}d", (lambda f: lambda x, p=0.5, train=True: f(x, p, training=train))(
+            getattr(F, f"dropout{n}d")))
     ops.table["fill_"] = lambda x, value: x.fill_(value)
     ops.table["zero_"] = lambda x: x.zero_()
 

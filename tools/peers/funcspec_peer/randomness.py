@@ -24,7 +24,8 @@ from typing import Any
 
 from .case import Case
 
-# Ops whose values come from the generator (docs/ops/random.md), and dropout, which draws.
+# Ops whose values come from the generator (docs/ops/random.md); the dropout family and rrelu draw
+# too, when training (DRAWING_WHEN_TRAINING).
 RANDOM_OPS = frozenset(
     {
         "rand",
@@ -74,14 +75,22 @@ VIEW_OPS = frozenset(
 )
 
 
+# The dropout family (docs/ops/dropout.md): draws only when training with 0 < p < 1; p = 0, p = 1
+# and eval mode are exact.
+DROPOUT_OPS = frozenset(
+    {"dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"})
+
+
 def draws(op: str, attrs: dict[str, Any]) -> bool:
     """Whether a call of `op` with `attrs` takes values from the generator."""
     if op in RANDOM_OPS:
         return True
-    if op == "dropout":
-        # dropout draws only when training with 0 < p < 1; p = 0, p = 1 and eval mode are exact.
+    if op in DROPOUT_OPS:
         p = float(attrs.get("p", 0.5))
         return bool(attrs.get("train", True)) and 0.0 < p < 1.0
+    if op in ("rrelu", "rrelu_"):
+        # rrelu draws its slopes when training (docs/ops/activation.md); eval is deterministic.
+        return bool(attrs.get("training", False))
     return False
 
 
