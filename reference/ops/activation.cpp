@@ -249,7 +249,6 @@ void register_activation_ops(OpRegistry& registry) {
         OpKind::Composite, "activation",
         "x > 0 ? x : slope * x, slope ~ U(lower, upper) per element when training, (lower + upper) / 2 in eval");
     op.random = true;
-    op.derive_inplace = true;
     op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
       const Tensor& x = in[0];
       check_floating("rrelu", x);

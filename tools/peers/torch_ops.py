@@ -160,8 +160,7 @@ def build_ops() -> Ops:
             out=True)
     ops.add("softsign", lambda x: F.softsign(x))
     ops.add("softmin", lambda x, dim, dtype=None: F.softmin(x, dim, dtype=dtype))
-    ops.add("rrelu", lambda x, lower=0.125, upper=1 / 3, training=False: F.rrelu(x, lower, upper, training),
-            inplace=lambda x, lower=0.125, upper=1 / 3, training=False: F.rrelu_(x, lower, upper, training))
+    ops.add("rrelu", lambda x, lower=0.125, upper=1 / 3, training=False: F.rrelu(x, lower, upper, training))
     ops.add("tanhshrink", lambda x: F.tanhshrink(x))
     ops.add("softshrink", lambda x, lambd=0.5, out=None: F.softshrink(x, lambd)
             if out is None else nn.softshrink(x, lambd, out=out), out=True)
