@@ -66,7 +66,9 @@ std::vector<OpSample> rrelu_samples(DType floating, SampleRng& rng) {
   const Attrs training{{"training", true}};
   return {
       {{rng.tensor({2, 3}, floating, -2, 2)}, training, "training"},
-      {{rng.tensor({3, 4}, floating, -2, 2)}, {{"training", true}, {"lower", 0.1}, {"upper", 0.5}}, "training, U(0.1, 0.5)"},
+      {{rng.tensor({3, 4}, floating, -2, 2)},
+       {{"training", true}, {"lower", 0.1}, {"upper", 0.5}},
+       "training, U(0.1, 0.5)"},
       {{rng.tensor({2, 3}, floating, -2, 2)}, {}, "eval: the mean slope"},
       {{rng.tensor({2, 3}, floating, -2, 2)}, {{"lower", 0.2}, {"upper", 0.6}}, "eval, bounds 0.2 and 0.6"},
       {{rng.tensor({4}, floating, -2, 2)}, {{"training", true}, {"lower", 0.3}, {"upper", 0.3}}, "lower = upper"},

@@ -296,8 +296,7 @@ std::map<std::string, std::vector<SpecialPoint>> activation_points() {
        {point("jump at the threshold", {at({0.5})}, {{"threshold", Scalar(0.5)}, {"value", Scalar(-2.0)}}),
         point("jump at the threshold", {at({1.5})}, {{"threshold", Scalar(1.5)}, {"value", Scalar(2.5)}})}},
       {"prelu", {point("kink at 0", {at({0.0, -0.0, 0.0, 1.0}, Shape{2, 2}), at({0.25, -0.5})})}},
-      {"rrelu",
-       {point("kink at 0", {at({0.0, -0.0})}), point("kink at 0", {at({0.0, -0.0})}, {{"training", true}})}},
+      {"rrelu", {point("kink at 0", {at({0.0, -0.0})}), point("kink at 0", {at({0.0, -0.0})}, {{"training", true}})}},
   };
 }
 

@@ -255,9 +255,8 @@ void register_activation_ops(OpRegistry& registry) {
       const double lower = attrs.get_float("lower"), upper = attrs.get_float("upper");
       FUNCSPEC_CHECK(lower <= upper, ErrorKind::InvalidArgument,
                      "[rrelu] lower ({}) must be less than or equal to upper ({})", lower, upper);
-      const Tensor slope = attrs.get_bool("training")
-                               ? call_one("uniform", {x}, {{"from", lower}, {"to", upper}})
-                               : ops::lit((lower + upper) / 2);
+      const Tensor slope = attrs.get_bool("training") ? call_one("uniform", {x}, {{"from", lower}, {"to", upper}})
+                                                      : ops::lit((lower + upper) / 2);
       return {choose(pointwise("gt", x, ops::lit(0.0)), x, pointwise("mul", x, slope))};
     };
   }

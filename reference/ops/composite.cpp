@@ -202,9 +202,9 @@ TensorList layer_norm(const TensorList& in, const Attrs& attrs) {
 
 void register_composite_ops(OpRegistry& registry) {
   {
-    OpDef& op = registry.add("softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", OpKind::Composite,
-                             "composite",
-                             "exp(x - max) / sum(exp(x - max)) along dim (max detached), x converted to dtype first");
+    OpDef& op =
+        registry.add("softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", OpKind::Composite, "composite",
+                     "exp(x - max) / sum(exp(x - max)) along dim (max detached), x converted to dtype first");
     op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
       const Tensor x = softmax_input("softmax", in[0], attrs);
       const std::int64_t dim = wrap_dim(attrs.get_int("dim"), x.dim(), "softmax");
@@ -214,8 +214,8 @@ void register_composite_ops(OpRegistry& registry) {
     };
   }
   {
-    OpDef& op = registry.add("log_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
-                             OpKind::Composite, "composite",
+    OpDef& op = registry.add("log_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", OpKind::Composite,
+                             "composite",
                              "(x - max) - log(sum(exp(x - max))) along dim (max detached), x converted to dtype first");
     op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
       const Tensor x = softmax_input("log_softmax", in[0], attrs);

@@ -22,7 +22,6 @@ constexpr double kAlphaDropoutSaturation = 1.7580993408473766;
 enum class Noise { Elementwise, PerFeature };
 
 struct DropoutCall {
-  std::string_view op;
   double p;
   bool train;
 };
@@ -31,7 +30,7 @@ DropoutCall checked_call(std::string_view op, const Tensor& input, const Attrs& 
   const double p = attrs.get_float("p");
   FUNCSPEC_CHECK(p >= 0 && p <= 1, ErrorKind::InvalidArgument, "[{}] p must lie in [0, 1] but is {}", op, p);
   check_dtype(op, "input", input.dtype(), DTypeSet::Floating);
-  return {op, p, attrs.get_bool("train")};
+  return {p, attrs.get_bool("train")};
 }
 
 // keep ~ Bernoulli(1 - p), drawn by bernoulli.p over the input itself (its values are unused) or,
@@ -97,9 +96,9 @@ void register_dropout_ops(OpRegistry& registry) {
     };
   }
   {
-    OpDef& op = registry.add("alpha_dropout(Tensor input, *, float p=0.5, bool train=True) -> Tensor",
-                             OpKind::Composite, "dropout",
-                             "input * keep * a + b, a dropped element set to SELU's saturation and rescaled");
+    OpDef& op =
+        registry.add("alpha_dropout(Tensor input, *, float p=0.5, bool train=True) -> Tensor", OpKind::Composite,
+                     "dropout", "input * keep * a + b, a dropped element set to SELU's saturation and rescaled");
     op.random = true;
     op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
       return {dropout_impl(in[0], checked_call("alpha_dropout", in[0], attrs), Noise::Elementwise, 0, true)};
@@ -124,7 +123,9 @@ void register_dropout_ops(OpRegistry& registry) {
                              OpKind::Composite, "dropout",
                              fmt::format("dropout of whole channels of an (N, C, {0}) or (C, {0}) input, each channel "
                                          "kept with probability 1 - p and scaled by 1 / (1 - p)",
-                                         spatial == 1 ? "L" : spatial == 2 ? "H, W" : "D, H, W"));
+                                         spatial == 1   ? "L"
+                                         : spatial == 2 ? "H, W"
+                                                        : "D, H, W"));
     op.random = true;
     op.decompose = [name, spatial](const TensorList& in, const Attrs& attrs) -> TensorList {
       const DropoutCall call = checked_call(name, in[0], attrs);
