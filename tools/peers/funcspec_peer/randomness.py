@@ -88,7 +88,7 @@ def draws(op: str, attrs: dict[str, Any]) -> bool:
     if op in DROPOUT_OPS:
         p = float(attrs.get("p", 0.5))
         return bool(attrs.get("train", True)) and 0.0 < p < 1.0
-    if op in ("rrelu", "rrelu_"):
+    if op == "rrelu":
         # rrelu draws its slopes when training (docs/ops/activation.md); eval is deterministic.
         return bool(attrs.get("training", False))
     return False
