@@ -2,9 +2,9 @@
 // "Special points", lists them and states which one-sided derivative is specified at each; the AD
 // checks take that value where no limit exists (SPEC AD-8.12). Ops without an entry have none: linear ops (add, sub,
 // the views, cat, gather, the scatters, cumsum, flip, roll, sum, mean, trace, tril, triu, diag_embed), bilinear ones
-// (mul, einsum and the products, kron, vecdot, linear; the scaled products declare only beta = 0), ops whose results
-// carry no derivative and whose values have no point of their own (comparisons, logical ops, creation, random draws,
-// the dynamic-shape ops), and where, whose condition is a bool.
+// (mul, einsum and the products, kron, vecdot, linear, the convolutions; unfold and fold are linear; the scaled
+// products declare only beta = 0), ops whose results carry no derivative and whose values have no point of their own
+// (comparisons, logical ops, creation, random draws, the dynamic-shape ops), and where, whose condition is a bool.
 //
 // Points near a pole stay 1e-8 away from it: the gradient checks' finite differences step by
 // 1e-20 and 1e-17 in the oracle dtype, and a point closer than that would see the pole inside

@@ -213,6 +213,23 @@ RULES: list[Rule] = [
     # PyTorch 2's meta alpha_dropout of an integer input fails in its in-place affine step.
     Rule(r"Promotion of int\.add/sub_\(float\) in in-place ops are not possible", "dtype_not_supported",
          lambda case, step: step is not None and "alpha_dropout" in step.op),
+    # The convolution family's attributes and shapes (docs/ops/convolution.md, SPEC OPS-16.3).
+    Rule(r"non-positive (?:groups|stride) is not supported|negative padding is not supported|"
+         r"dilation should be greater than zero|padding='same' is not supported for strided convolutions|"
+         r"Invalid padding string|"
+         r"expected \w+ to be a single integer value or a list of \d+ values to match the convolution dimensions|"
+         r"output padding must be smaller than either stride or dilation|"
+         r"(?:kernel[ _]size|stride|dilation) should be greater than zero|padding should be non-negative", "invalid_argument"),
+    Rule(r"Kernel size can't be greater than actual input size|Output size is too small|"
+         r"expected input\[.*\] to have \d+ channels|expected weight to be divisible by \d+ at dimension 0|"
+         r"to have \d+ channels, but got \d+ channels instead|"
+         r"Expected \d+D \(unbatched\) or \d+D \(batched\) input to conv|"
+         r"weight should have at least three dimensions|expected bias to be 1-dimensional|"
+         r"to match the calculated number of sliding blocks|"
+         r"to be divisible by the product of kernel_size|calculated shape of the array of sliding blocks|"
+         r"Expected (?:3D or 4D|2D or 3D) \(batch mode\) tensor|Input Error: Only (?:3D|4D) input Tensors are supported|"
+         r"non-zero dimensions for input|Invalid channel dimensions|expected input\.size\(-1\) to be \d+ but got \d+",
+         "shape_mismatch"),
     # The losses' options and shapes (docs/ops/loss.md); F.* checks many of them in Python.
     Rule(r"huber_loss does not support non-positive values for delta|"
          r"smooth_l1_loss does not support negative values for beta|only p == 1 and p == 2 supported|"

@@ -88,6 +88,13 @@ def _dims(dim: Any) -> Optional[list[int]]:
     return [dim] if isinstance(dim, int) else list(dim)
 
 
+def _spatial(values: Any) -> Any:
+    """A spatial op's int[] attribute as torch.nn.functional takes it: one value as an int (which it
+    repeats for every spatial dim), several as a tuple."""
+    values = _dims(values)
+    return values[0] if len(values) == 1 else tuple(values)
+
+
 def _one_dim(op: str, dim: Any) -> Optional[int]:
     """PyTorch functions that reduce one dim (or all): a list of several dims has no PyTorch call."""
     dims = _dims(dim)
@@ -493,6 +500,25 @@ def build_ops() -> Ops:
     for n in (1, 2, 3):
         ops.add(f"dropout{n}d", (lambda f: lambda x, p=0.5, train=True: f(x, p, training=train))(
             getattr(F, f"dropout{n}d")))
+    # The convolution family (docs/ops/convolution.md): F.convNd with a list padding or a string
+    # ('valid', 'same': the .padding overload), F.conv_transposeNd (groups before dilation, as
+    # PyTorch's positional order), F.unfold and F.fold.
+    for n in (1, 2, 3):
+        conv = getattr(F, f"conv{n}d")
+        ops.add(f"conv{n}d", (lambda f: lambda x, weight, bias=None, stride=(1,), padding=(0,), dilation=(1,),
+                               groups=1: f(x, weight, bias, _spatial(stride), _spatial(padding), _spatial(dilation),
+                                           groups))(conv))
+        ops.add(f"conv{n}d.padding", (lambda f: lambda x, weight, bias=None, stride=(1,), padding="valid",
+                                       dilation=(1,), groups=1: f(x, weight, bias, _spatial(stride), padding,
+                                                                  _spatial(dilation), groups))(conv))
+        ops.add(f"conv_transpose{n}d", (lambda f: lambda x, weight, bias=None, stride=(1,), padding=(0,),
+                                         output_padding=(0,), groups=1, dilation=(1,): f(
+            x, weight, bias, _spatial(stride), _spatial(padding), _spatial(output_padding), groups,
+            _spatial(dilation)))(getattr(F, f"conv_transpose{n}d")))
+    ops.add("unfold", lambda x, kernel_size, dilation=(1,), padding=(0,), stride=(1,): F.unfold(
+        x, _spatial(kernel_size), _spatial(dilation), _spatial(padding), _spatial(stride)))
+    ops.add("fold", lambda x, output_size, kernel_size, dilation=(1,), padding=(0,), stride=(1,): F.fold(
+        x, _spatial(output_size), _spatial(kernel_size), _spatial(dilation), _spatial(padding), _spatial(stride)))
     ops.table["fill_"] = lambda x, value: x.fill_(value)
     ops.table["zero_"] = lambda x: x.zero_()
 
