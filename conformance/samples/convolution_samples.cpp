@@ -78,6 +78,11 @@ std::vector<OpSample> conv_samples(DType f, SampleRng& rng, std::int64_t n) {
        {},
        "int64 (rejected)"},
   };
+  // Small enough for the gradient laws' programs (at most 24 input elements).
+  out.push_back(
+      {{rng.tensor(spatial({1, 1}, n, n == 3 ? 2 : 3), f), rng.tensor(spatial({1, 1}, n, 2), f), rng.tensor({1}, f)},
+       {},
+       "one channel, small"});
   if (n >= 2) {
     // Attributes per dim.
     std::vector<std::int64_t> stride(n, 1), padding(n, 0), dilation(n, 1);
@@ -105,7 +110,7 @@ std::vector<OpSample> conv_padding_mode_samples(DType f, SampleRng& rng, std::in
                  {"stride", std::vector<std::int64_t>{stride}},
                  {"groups", std::int64_t{1}}};
   };
-  return {
+  std::vector<OpSample> out{
       {{rng.tensor(spatial({1, 2}, n, 4), f), rng.tensor(spatial({2, 2}, n, 3), f), rng.tensor({2}, f)},
        mode("same"),
        "same, odd kernel"},
@@ -123,6 +128,10 @@ std::vector<OpSample> conv_padding_mode_samples(DType f, SampleRng& rng, std::in
        mode("full"),
        "unknown padding mode (rejected)"},
   };
+  out.push_back({{rng.tensor(spatial({1, 1}, n, n == 3 ? 2 : 3), f), rng.tensor(spatial({1, 1}, n, 2), f)},
+                 mode("same"),
+                 "same, one channel, small"});
+  return out;
 }
 
 Attrs transpose_attrs(std::vector<std::int64_t> stride, std::vector<std::int64_t> padding,
@@ -138,7 +147,7 @@ Attrs transpose_attrs(std::vector<std::int64_t> stride, std::vector<std::int64_t
 std::vector<OpSample> conv_transpose_samples(DType f, SampleRng& rng, std::int64_t n) {
   const std::int64_t len = n == 3 ? 2 : 3;
   const std::int64_t taps = n == 3 ? 2 : 3;  // as conv_samples
-  return {
+  std::vector<OpSample> out{
       {{rng.tensor(spatial({2, 2}, n, len), f), rng.tensor(spatial({2, 3}, n, 2), f), rng.tensor({3}, f)},
        {},
        "batched, bias"},
@@ -170,6 +179,10 @@ std::vector<OpSample> conv_transpose_samples(DType f, SampleRng& rng, std::int64
        {},
        "int64 (rejected)"},
   };
+  out.push_back({{rng.tensor(spatial({1, 1}, n, 2), f), rng.tensor(spatial({1, 1}, n, 2), f), rng.tensor({1}, f)},
+                 transpose_attrs({2}, {0}, {1}, 1, {1}),
+                 "one channel, small"});
+  return out;
 }
 
 Attrs block_attrs(std::vector<std::int64_t> kernel, std::vector<std::int64_t> dilation,

@@ -361,11 +361,45 @@ std::map<std::string, std::vector<SpecialPoint>> loss_points() {
   };
 }
 
+// The max pools' picks (SPEC OPS-17.1): ties (the first of the largest gets the whole derivative),
+// two NaNs in a window (the last), and a window of -inf beside the padding (its first input element).
+// lp_pool's window of zeros is not one: its forward and reverse derivatives differ there (docs/ops/pooling.md).
+std::map<std::string, std::vector<SpecialPoint>> pooling_points() {
+  const auto window = [](std::vector<std::int64_t> kernel, std::vector<std::int64_t> stride,
+                         std::vector<std::int64_t> padding) {
+    return Attrs{{"kernel_size", std::move(kernel)}, {"stride", std::move(stride)}, {"padding", std::move(padding)}};
+  };
+  std::map<std::string, std::vector<SpecialPoint>> points;
+  for (const char* suffix : {"", "_with_indices"}) {
+    points[std::string("max_pool1d") + suffix] = {
+        point("ties in a window", {at({1.5, 1.5, -0.5, -0.5, 0.25, 0.25}, Shape{1, 1, 6})}, window({2}, {2}, {0})),
+        point("two NaNs in a window", {at({kNan, 2.0, kNan, 1.0, 0.5, -1.0}, Shape{1, 1, 6})}, window({3}, {3}, {0})),
+        point("window of -inf beside padding", {at({-kInf, -kInf, 3.0, 4.0}, Shape{1, 1, 4})}, window({2}, {2}, {1}))};
+    points[std::string("max_pool2d") + suffix] = {
+        point("three-way tie in a window", {at({0.5, 0.5, 0.5, 0.25, 1.0, 2.0, 2.0, 1.0}, Shape{1, 2, 2, 2})},
+              window({2}, {2}, {0})),
+        point("overlapping windows share a tie", {at({1.0, 2.0, 2.0, 1.0, 0.0, 2.0, -1.0, 0.5}, Shape{1, 2, 4})},
+              window({2}, {1}, {0}))};
+    points[std::string("max_pool3d") + suffix] = {
+        point("tie in a window", {at({1.0, 1.0, 0.0, 1.0, -1.0, 0.5, 1.0, 0.0}, Shape{1, 1, 2, 2, 2})},
+              window({2}, {2}, {0}))};
+  }
+  for (const char* suffix : {"", "_with_indices"}) {
+    points[std::string("adaptive_max_pool1d") + suffix] = {point("tie shared by overlapping windows",
+                                                                 {at({2.0, 2.0, 1.0, 1.0, 1.0}, Shape{1, 1, 5})},
+                                                                 {{"output_size", std::vector<std::int64_t>{3}}})};
+    points[std::string("adaptive_max_pool2d") + suffix] = {
+        point("ties and a NaN in overlapping windows", {at({1.0, 1.0, 0.0, 1.0, 1.0, 0.0, kNan, -1.0}, Shape{1, 2, 4})},
+              {{"output_size", std::vector<std::int64_t>{1, 3}}})};
+  }
+  return points;
+}
+
 const std::map<std::string, std::vector<SpecialPoint>>& special_point_declarations() {
   static const std::map<std::string, std::vector<SpecialPoint>> declarations = [] {
     std::map<std::string, std::vector<SpecialPoint>> all;
     for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points,
-                         &activation_points, &loss_points}) {
+                         &activation_points, &loss_points, &pooling_points}) {
       for (auto& [op, points] : (*family)()) {
         FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
       }

@@ -98,11 +98,15 @@ Tensor pad_spatial(const Tensor& x, const std::vector<std::int64_t>& before, con
   return any ? ops::pad(x, pads) : x;
 }
 
-Tensor add_bias(const Tensor& y, const Tensor& bias, std::int64_t n) {
-  if (!bias.defined()) return y;
-  std::vector<std::int64_t> shape{bias.size(0)};
-  shape.resize(n + 1, 1);
-  return ops::add(y, ops::reshape(bias, shape));
+// `y` [N, C_out, spatial...] plus the bias along C_out, without N for an unbatched call.
+Tensor biased_result(const Tensor& y, const Tensor& bias, const ConvCall& call) {
+  Tensor out = y;
+  if (bias.defined()) {
+    std::vector<std::int64_t> shape{bias.size(0)};
+    shape.resize(call.n + 1, 1);
+    out = ops::add(y, ops::reshape(bias, shape));
+  }
+  return call.batched ? out : ops::squeeze(out, std::vector<std::int64_t>{0});
 }
 
 // input [N, C, L_1..L_n] (or without N), weight [C_out, C / groups, k_1..k_n]; padding (before,
@@ -141,9 +145,9 @@ Tensor convolution(std::string_view op, const ConvCall& call, const Tensor& inpu
     weight_labels += kTapLabels[i];
     out_labels += kSpatialLabels[i];
   }
-  Tensor y = ops::flatten(ops::einsum(windows_labels + "," + weight_labels + "->" + out_labels, {windows, w}), 1, 2);
-  y = add_bias(y, bias, call.n);
-  return call.batched ? y : ops::squeeze(y, std::vector<std::int64_t>{0});
+  return biased_result(
+      ops::flatten(ops::einsum(windows_labels + "," + weight_labels + "->" + out_labels, {windows, w}), 1, 2), bias,
+      call);
 }
 
 void register_conv(OpRegistry& registry, std::int64_t n) {
@@ -238,9 +242,8 @@ Tensor transposed_convolution(std::string_view op, const ConvCall& call, const T
   }
   const Tensor products =
       ops::flatten(ops::einsum(input_labels + "," + weight_labels + "->" + product_labels, {xs, w}), 1, 2);
-  Tensor y = pad_spatial(scatter_windows(products, call.geometry, full), crop_before, crop_after);
-  y = add_bias(y, bias, call.n);
-  return call.batched ? y : ops::squeeze(y, std::vector<std::int64_t>{0});
+  return biased_result(pad_spatial(scatter_windows(products, call.geometry, full), crop_before, crop_after), bias,
+                       call);
 }
 
 void register_conv_transpose(OpRegistry& registry, std::int64_t n) {

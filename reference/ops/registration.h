@@ -38,6 +38,8 @@ void register_loss_ops(OpRegistry& registry);
 void register_dropout_ops(OpRegistry& registry);
 // conv1d/2d/3d, conv_transpose1d/2d/3d, unfold and fold (convolution.cpp), composites over sliding windows.
 void register_convolution_ops(OpRegistry& registry);
+// max, average, adaptive and power-average pools (pooling.cpp), composites over sliding windows.
+void register_pooling_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);
 void register_dynamic_ops(OpRegistry& registry);
 // The spec-defined custom functions (docs/SPEC.md, CUSTOM), in custom_ops.cpp.

@@ -106,6 +106,15 @@ RULES: list[Rule] = [
          r"Batching dimension \w+ corresponds to two sizes|"
          r"Leading dimensions of input arrays must match|axes must match; got shapes|"
          r"jnp\.linalg\.cond: for p='?\w+'?, array must be square", "shape_mismatch"),
+    # jax.lax.conv_general_dilated's shape checks (docs/ops/convolution.md).
+    Rule(r"conv_general_dilated feature_group_count must divide lhs feature dimension size|"
+         r"conv_general_dilated lhs feature dimension size divided by feature_group_count must equal|"
+         r"conv_general_dilated rhs output feature dimension size must be a multiple of feature_group_count|"
+         r"convolution requires lhs and rhs ndim to be equal", "shape_mismatch"),
+    Rule(r"conv_general_dilated window and window_strides must have the same number of dimensions|"
+         r"conv_general_dilated window and rhs_dilation must have the same number of dimensions|"
+         r"Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER'",
+         "invalid_argument"),
     # jax.nn.glu asserts that the halved axis is even.
     Rule(r"AssertionError: axis size must be divisible by 2", "shape_mismatch",
          lambda case, step: step is not None and step.op == "glu"),

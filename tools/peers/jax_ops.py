@@ -600,4 +600,75 @@ def build_ops() -> dict[str, Impl]:
             return row(key, x).astype(jnp.int64)
         return jax.vmap(row)(jax.random.split(key, jnp.shape(x)[0]), x).astype(jnp.int64)
 
+    # The convolutions (docs/ops/convolution.md) through jax.lax.conv_general_dilated with PyTorch's
+    # layouts (NC..., OI...); a transposed convolution is the input-dilated convolution with the
+    # kernel flipped and its channels swapped per group, as a JAX user writes PyTorch's. unfold is
+    # jax.lax.conv_general_dilated_patches; JAX has no fold (col2im) and no pools (they live in Flax).
+    def conv_spec(n: int) -> tuple[str, str, str]:
+        spatial = "DHW"[3 - n:]
+        return ("NC" + spatial, "OI" + spatial, "NC" + spatial)
+
+    def per_dim(values: Any, n: int) -> tuple[int, ...]:
+        values = tuple(int(v) for v in (values if isinstance(values, (list, tuple)) else [values]))
+        return values * n if len(values) == 1 else values
+
+    def batched(x, n: int, fn):
+        if _ndim(x) == n + 1:
+            return fn(x[None])[0]
+        return fn(x)
+
+    def conv(n: int, x, weight, bias, stride, padding, dilation, groups):
+        d = per_dim(dilation, n)
+        if isinstance(padding, str):
+            # JAX's own 'SAME' and 'VALID' (for stride 1 its SAME puts the odd zero after, as
+            # PyTorch's 'same'; for larger strides JAX defines it where PyTorch refuses).
+            pads = padding.upper()
+        else:
+            pads = [(p, p) for p in per_dim(padding, n)]
+
+        def run(x4):
+            y = jax.lax.conv_general_dilated(x4, weight, per_dim(stride, n), pads, rhs_dilation=d,
+                                             dimension_numbers=conv_spec(n), feature_group_count=groups)
+            return y if bias is None else y + jnp.reshape(bias, (-1,) + (1,) * n)
+
+        return batched(x, n, run)
+
+    def conv_transpose(n: int, x, weight, bias, stride, padding, output_padding, groups, dilation):
+        s, p, q, d = per_dim(stride, n), per_dim(padding, n), per_dim(output_padding, n), per_dim(dilation, n)
+        k = jnp.shape(weight)[2:]
+        c_in, c_out_per_group = jnp.shape(weight)[0], jnp.shape(weight)[1]
+        w = jnp.reshape(weight, (groups, c_in // groups, c_out_per_group) + tuple(k))
+        w = jnp.swapaxes(w, 1, 2).reshape((groups * c_out_per_group, c_in // groups) + tuple(k))
+        w = jnp.flip(w, axis=tuple(range(2, 2 + n)))
+        pads = [(d[i] * (k[i] - 1) - p[i], d[i] * (k[i] - 1) - p[i] + q[i]) for i in range(n)]
+
+        def run(x4):
+            y = jax.lax.conv_general_dilated(x4, w, (1,) * n, pads, lhs_dilation=s, rhs_dilation=d,
+                                             dimension_numbers=conv_spec(n), feature_group_count=groups)
+            return y if bias is None else y + jnp.reshape(bias, (-1,) + (1,) * n)
+
+        return batched(x, n, run)
+
+    for n in (1, 2, 3):
+        ops[f"conv{n}d"] = lambda ctx, x, weight, bias=None, stride=(1,), padding=(0,), dilation=(1,), groups=1, n=n: \
+            conv(n, x, weight, bias, stride, padding, dilation, groups)
+        ops[f"conv{n}d.padding"] = lambda ctx, x, weight, bias=None, stride=(1,), padding="valid", dilation=(1,), \
+            groups=1, n=n: conv(n, x, weight, bias, stride, padding, dilation, groups)
+        ops[f"conv_transpose{n}d"] = lambda ctx, x, weight, bias=None, stride=(1,), padding=(0,), \
+            output_padding=(0,), groups=1, dilation=(1,), n=n: conv_transpose(
+                n, x, weight, bias, stride, padding, output_padding, groups, dilation)
+
+    @op("unfold")
+    def unfold(ctx, x, kernel_size, dilation=(1,), padding=(0,), stride=(1,)):
+        def run(x4):
+            patches = jax.lax.conv_general_dilated_patches(
+                x4, per_dim(kernel_size, 2), per_dim(stride, 2), [(p, p) for p in per_dim(padding, 2)],
+                rhs_dilation=per_dim(dilation, 2), dimension_numbers=conv_spec(2))
+            rows, columns = jnp.shape(patches)[:2], 1
+            for size in jnp.shape(patches)[2:]:
+                columns *= size
+            return jnp.reshape(patches, rows + (columns,))
+
+        return batched(x, 2, run)
+
     return ops

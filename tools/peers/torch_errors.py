@@ -230,6 +230,19 @@ RULES: list[Rule] = [
          r"Expected (?:3D or 4D|2D or 3D) \(batch mode\) tensor|Input Error: Only (?:3D|4D) input Tensors are supported|"
          r"non-zero dimensions for input|Invalid channel dimensions|expected input\.size\(-1\) to be \d+ but got \d+",
          "shape_mismatch"),
+    # The pools (docs/ops/pooling.md, SPEC OPS-17.3).
+    Rule(r"pad should be (?:at most half of (?:effective )?kernel size|smaller than or equal to half of kernel size)|"
+         r"padding should be at most half of kernel size|pad must be non-negative|padding must be non-negative|"
+         r"stride should not be zero|(?:kernel_size|stride|dilation) must be greater than zero|"
+         r"divisor must be not zero|elements of output_size must be greater than or equal to 0|"
+         r"\w+: (?:kernel_size|stride|padding|dilation|output_size) must (?:either )?be a single int|"
+         r"norm_type must be a non-zero value", "invalid_argument"),
+    Rule(r"Expected \d+D or \d+D (?:\(batch mode\) )?(?:input )?tensor|Expected \d+D or \d+D input tensor|"
+         r"non-empty \d+D or \d+D \(batch mode\) tensor expected|Invalid computed output size|"
+         r"Expected input to have non-zero size for non-batch dimensions|"
+         r"Expected tensor with optional 0 dim batch size|smaller than kernel size \(k|"
+         r"Expected \d+ to \d+ dimensions, but got \d+-dimensional tensor|"
+         r"Expected input's non-batch dimensions to have positive length", "shape_mismatch"),
     # The losses' options and shapes (docs/ops/loss.md); F.* checks many of them in Python.
     Rule(r"huber_loss does not support non-positive values for delta|"
          r"smooth_l1_loss does not support negative values for beta|only p == 1 and p == 2 supported|"

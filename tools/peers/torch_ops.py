@@ -30,7 +30,8 @@ TORCH_DTYPES = {
 # Attributes typed float or Scalar that a case may spell "nan" / "inf" / "-inf".
 _NUMERIC_ATTRS = frozenset(
     {"alpha", "value", "fill_value", "p", "beta", "threshold", "mean", "std", "from", "to", "start", "end", "step",
-     "eps", "label_smoothing", "correction", "ord", "maxnorm", "lambd", "negative_slope", "min_val", "max_val"}
+     "eps", "label_smoothing", "correction", "ord", "maxnorm", "lambd", "negative_slope", "min_val", "max_val",
+     "norm_type"}
 )
 
 Impl = Callable[..., Any]
@@ -519,6 +520,35 @@ def build_ops() -> Ops:
         x, _spatial(kernel_size), _spatial(dilation), _spatial(padding), _spatial(stride)))
     ops.add("fold", lambda x, output_size, kernel_size, dilation=(1,), padding=(0,), stride=(1,): F.fold(
         x, _spatial(output_size), _spatial(kernel_size), _spatial(dilation), _spatial(padding), _spatial(stride)))
+    # The pools (docs/ops/pooling.md): an empty stride is F.*'s stride=None (the kernel size).
+    def _stride(stride: Any) -> Any:
+        return None if not _dims(stride) else _spatial(stride)
+
+    for n in (1, 2, 3):
+        max_pool = getattr(F, f"max_pool{n}d")
+        for suffix, with_indices in (("", False), ("_with_indices", True)):
+            ops.add(f"max_pool{n}d{suffix}", (lambda f, r: lambda x, kernel_size, stride=(), padding=(0,),
+                                               dilation=(1,), ceil_mode=False: f(
+                x, _spatial(kernel_size), _stride(stride), _spatial(padding), _spatial(dilation), ceil_mode,
+                return_indices=r))(max_pool, with_indices))
+        avg_pool = getattr(F, f"avg_pool{n}d")
+        if n == 1:
+            ops.add("avg_pool1d", lambda x, kernel_size, stride=(), padding=(0,), ceil_mode=False,
+                    count_include_pad=True: F.avg_pool1d(x, _spatial(kernel_size), _stride(stride),
+                                                         _spatial(padding), ceil_mode, count_include_pad))
+        else:
+            ops.add(f"avg_pool{n}d", (lambda f: lambda x, kernel_size, stride=(), padding=(0,), ceil_mode=False,
+                                       count_include_pad=True, divisor_override=None: f(
+                x, _spatial(kernel_size), _stride(stride), _spatial(padding), ceil_mode, count_include_pad,
+                divisor_override))(avg_pool))
+    for n in (1, 2):
+        ops.add(f"adaptive_avg_pool{n}d", (lambda f: lambda x, output_size: f(x, _spatial(output_size)))(
+            getattr(F, f"adaptive_avg_pool{n}d")))
+        for suffix, with_indices in (("", False), ("_with_indices", True)):
+            ops.add(f"adaptive_max_pool{n}d{suffix}", (lambda f, r: lambda x, output_size: f(
+                x, _spatial(output_size), return_indices=r))(getattr(F, f"adaptive_max_pool{n}d"), with_indices))
+        ops.add(f"lp_pool{n}d", (lambda f: lambda x, norm_type, kernel_size, stride=(), ceil_mode=False: f(
+            x, norm_type, _spatial(kernel_size), _stride(stride), ceil_mode))(getattr(F, f"lp_pool{n}d")))
     ops.table["fill_"] = lambda x, value: x.fill_(value)
     ops.table["zero_"] = lambda x: x.zero_()
 

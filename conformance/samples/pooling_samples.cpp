@@ -1,0 +1,163 @@
+// Samples of the pooling ops (docs/ops/pooling.md): batched and unbatched inputs, a transposed
+// input, a size-0 batch, stride, padding, dilation, ceil_mode windows that hang over the padded
+// edge and one ceil_mode would start in the right padding (dropped), count_include_pad and
+// divisor_override, adaptive windows that overlap and that split unevenly, and the rejected
+// inputs. The max pools' ties, NaNs and -inf windows are special points
+// (special_point_declarations.cpp). Tolerances, in ulps:
+//   - max pools pick an element: exact;
+//   - avg pools sum at most m = 9 elements and divide: (m - 1) (eps / 2) m max|x| = 36 eps max|x|,
+//     stated 8 ulps against 8 max|input|;
+//   - adaptive avg pools contract with weights 1/c in one einsum: (P + 1) (eps / 2) max|x| for P <= 25
+//     input positions, stated 16 ulps against max|input|; float32 contracts in float64 with float32
+//     weights (0.5 eps32 each, relative) and rounds once: 2 ulps;
+//   - lp pools raise to p, average and take the 1/p-th root, which shrinks the relative error: 16.
+#include <fmt/format.h>
+
+#include "conformance/samples/op_samples.h"
+
+namespace funcspec::samples {
+namespace {
+
+using Ints = std::vector<std::int64_t>;
+
+Shape spatial(Shape lead, std::int64_t n, std::int64_t size) {
+  lead.insert(lead.end(), n, size);
+  return lead;
+}
+
+Attrs window(Ints kernel, Ints stride = {}, Ints padding = {0}, Ints dilation = {1}, bool ceil_mode = false) {
+  return {{"kernel_size", std::move(kernel)},
+          {"stride", std::move(stride)},
+          {"padding", std::move(padding)},
+          {"dilation", std::move(dilation)},
+          {"ceil_mode", ceil_mode}};
+}
+
+std::vector<OpSample> max_pool_samples(DType f, SampleRng& rng, std::int64_t n) {
+  const std::int64_t len = n == 3 ? 4 : 5;
+  std::vector<OpSample> out{
+      {{rng.tensor(spatial({2, 2}, n, len), f)}, window({2}), "batched, stride = kernel"},
+      {{rng.tensor(spatial({2}, n, len), f)}, window({3}, {1}, {1}), "unbatched, padding 1"},
+      {{rng.tensor(spatial({1, 2}, n, len), f)}, window({2}, {1}, {0}, {2}), "dilation 2"},
+      {{rng.tensor(spatial({1, 2}, n, len), f)},
+       window({2}, {2}, {0}, {1}, true),
+       "ceil_mode: the last window hangs over the edge"},
+      {{rng.tensor(spatial({1, 1}, n, 4), f)},
+       window({2}, {3}, {1}, {1}, true),
+       "ceil_mode: a window starting in the right padding is dropped"},
+      {{rng.tensor(spatial({0, 2}, n, 3), f)}, window({2}), "size-0 batch"},
+      {{rng.tensor(spatial({1, 2}, n, 3), f)}, window({2}, {1}, {2}), "padding above half the kernel (rejected)"},
+      {{rng.tensor(spatial({1, 2}, n, 3), f)}, window({0}), "kernel_size 0 (rejected)"},
+      {{rng.tensor(spatial({1, 2}, n, 1), f)}, window({2}), "output too small shape-mismatch"},
+      {{rng.tensor(spatial({1, 0}, n, 3), f)}, window({2}), "no channels shape-mismatch"},
+      {{rng.tensor(spatial({1, 1, 2}, n, 3), f)}, window({2}), "rank shape-mismatch"},
+      {{rng.tensor(spatial({1, 2}, n, 3), DType::Int64, -3, 3)}, window({2}), "int64 (rejected)"},
+  };
+  if (n == 2) {
+    out.push_back({{rng.strided_tensor({2, 5, 4}, f)}, window({2, 3}, {1, 2}), "transposed input, per-dim window"});
+  }
+  out.push_back({{rng.tensor(spatial({1, 1}, n, n == 3 ? 2 : 3), f)}, window({2}, {1}), "one channel, small"});
+  return out;
+}
+
+Attrs averaging(Ints kernel, Ints stride = {}, Ints padding = {0}, bool ceil_mode = false,
+                bool count_include_pad = true) {
+  return {{"kernel_size", std::move(kernel)},
+          {"stride", std::move(stride)},
+          {"padding", std::move(padding)},
+          {"ceil_mode", ceil_mode},
+          {"count_include_pad", count_include_pad}};
+}
+
+std::vector<OpSample> avg_pool_samples(DType f, SampleRng& rng, std::int64_t n) {
+  const std::int64_t len = n == 3 ? 4 : 5;
+  std::vector<OpSample> out{
+      {{rng.tensor(spatial({2, 2}, n, len), f)}, averaging({2}), "batched, stride = kernel"},
+      {{rng.tensor(spatial({2}, n, len), f)}, averaging({3}, {2}, {1}), "unbatched, padding counted"},
+      {{rng.tensor(spatial({1, 2}, n, len), f)}, averaging({3}, {2}, {1}, false, false), "padding not counted"},
+      {{rng.tensor(spatial({1, 2}, n, 4), f)},
+       averaging({3}, {2}, {1}, true, true),
+       "ceil_mode with padding counted: positions past the padding never count"},
+      {{rng.tensor(spatial({1, 2}, n, 4), f)}, averaging({3}, {2}, {0}, true, false), "ceil_mode, padding not counted"},
+      {{rng.tensor(spatial({0, 2}, n, 3), f)}, averaging({2}), "size-0 batch"},
+      {{rng.tensor(spatial({1, 2}, n, 3), f)}, averaging({2}, {1}, {2}), "padding above half the kernel (rejected)"},
+      {{rng.tensor(spatial({1, 2}, n, 1), f)}, averaging({2}), "output too small shape-mismatch"},
+      {{rng.tensor(spatial({1, 2}, n, 3), DType::Int64, -3, 3)}, averaging({2}), "int64 (rejected)"},
+  };
+  if (n >= 2) {
+    Attrs divided = averaging({2}, {1}, {1});
+    divided.set("divisor_override", std::int64_t{3});
+    out.push_back({{rng.tensor(spatial({1, 2}, n, 3), f)}, divided, "divisor_override 3"});
+    Attrs zero = averaging({2});
+    zero.set("divisor_override", std::int64_t{0});
+    out.push_back({{rng.tensor(spatial({1, 2}, n, 3), f)}, zero, "divisor_override 0 (rejected)"});
+  }
+  if (n == 2) {
+    out.push_back({{rng.strided_tensor({2, 5, 4}, f)}, averaging({2, 3}, {1, 2}), "transposed input, per-dim window"});
+  }
+  out.push_back({{rng.tensor(spatial({1, 1}, n, n == 3 ? 2 : 3), f)}, averaging({2}, {1}), "one channel, small"});
+  return out;
+}
+
+Attrs sized(Ints output_size) { return {{"output_size", std::move(output_size)}}; }
+
+std::vector<OpSample> adaptive_samples(DType f, SampleRng& rng, std::int64_t n) {
+  std::vector<OpSample> out{
+      {{rng.tensor(spatial({2, 2}, n, 5), f)}, sized({3}), "5 -> 3: overlapping windows"},
+      {{rng.tensor(spatial({2}, n, 5), f)}, sized({2}), "unbatched, 5 -> 2"},
+      {{rng.tensor(spatial({1, 2}, n, 3), f)}, sized({5}), "3 -> 5: windows repeat inputs"},
+      {{rng.tensor(spatial({1, 2}, n, 4), f)}, sized({1}), "global pool"},
+      {{rng.tensor(spatial({0, 2}, n, 3), f)}, sized({2}), "size-0 batch"},
+      {{rng.tensor(spatial({1, 2}, n, 3), f)}, sized({-1}), "negative output_size (rejected)"},
+      {{rng.tensor(spatial({1, 0}, n, 3), f)}, sized({2}), "no channels shape-mismatch"},
+      {{rng.tensor(spatial({1, 2}, n, 3), DType::Int64, -3, 3)}, sized({2}), "int64 (rejected)"},
+  };
+  if (n == 2) {
+    out.push_back({{rng.strided_tensor({2, 5, 4}, f)}, sized({2, 3}), "transposed input, per-dim sizes"});
+  }
+  out.push_back({{rng.tensor(spatial({1, 1}, n, 3), f)}, sized({2}), "one channel, small"});
+  return out;
+}
+
+std::vector<OpSample> lp_pool_samples(DType f, SampleRng& rng, std::int64_t n) {
+  const auto lp = [](double p, Ints kernel, Ints stride = {}, bool ceil_mode = false) {
+    return Attrs{
+        {"norm_type", p}, {"kernel_size", std::move(kernel)}, {"stride", std::move(stride)}, {"ceil_mode", ceil_mode}};
+  };
+  std::vector<OpSample> out{
+      {{rng.tensor(spatial({2, 2}, n, 4), f, 0.25, 2)}, lp(2.0, {2}), "p 2, positive"},
+      {{rng.tensor(spatial({2}, n, 5), f, 0.25, 2)}, lp(3.0, {3}, {1}), "unbatched, p 3"},
+      {{rng.tensor(spatial({1, 2}, n, 5), f)}, lp(2.0, {2}, {2}, true), "p 2 of signed values, ceil_mode"},
+      {{rng.tensor(spatial({0, 2}, n, 3), f)}, lp(2.0, {2}), "size-0 batch"},
+      {{rng.tensor(spatial({1, 2}, n, 3), f)}, lp(0.0, {2}), "norm_type 0 (rejected)"},
+  };
+  out.push_back({{rng.tensor(spatial({1, 1}, n, 3), f, 0.25, 2)}, lp(2.0, {2}, {1}), "one channel, small"});
+  return out;
+}
+
+}  // namespace
+
+void register_pooling_samples(OpSampleRegistry& registry) {
+  constexpr OracleTolerance exact{0.5, 0.5, 0.0, 0.0};
+  for (const std::int64_t n : {1, 2, 3}) {
+    const auto max_samples = [n](DType f, SampleRng& rng) { return max_pool_samples(f, rng, n); };
+    registry.add({fmt::format("max_pool{}d", n), max_samples, exact, ""});
+    registry.add({fmt::format("max_pool{}d_with_indices", n), max_samples, exact, ""});
+    registry.add({fmt::format("avg_pool{}d", n),
+                  [n](DType f, SampleRng& rng) { return avg_pool_samples(f, rng, n); },
+                  {8.0, 8.0, 0.0, 8.0},
+                  ""});
+  }
+  for (const std::int64_t n : {1, 2}) {
+    const auto adaptive = [n](DType f, SampleRng& rng) { return adaptive_samples(f, rng, n); };
+    registry.add({fmt::format("adaptive_avg_pool{}d", n), adaptive, {16.0, 2.0, 0.0, 1.0}, ""});
+    registry.add({fmt::format("adaptive_max_pool{}d", n), adaptive, exact, ""});
+    registry.add({fmt::format("adaptive_max_pool{}d_with_indices", n), adaptive, exact, ""});
+    registry.add({fmt::format("lp_pool{}d", n),
+                  [n](DType f, SampleRng& rng) { return lp_pool_samples(f, rng, n); },
+                  {16.0, 16.0, 0.0, 1.0},
+                  ""});
+  }
+}
+
+}  // namespace funcspec::samples
