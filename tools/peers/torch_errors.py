@@ -243,6 +243,13 @@ RULES: list[Rule] = [
          r"Expected tensor with optional 0 dim batch size|smaller than kernel size \(k|"
          r"Expected \d+ to \d+ dimensions, but got \d+-dimensional tensor|"
          r"Expected input's non-batch dimensions to have positive length", "shape_mismatch"),
+    # max_unpool (SPEC OPS-17.4): F._unpool_output_size checks output_size in Python; the kernels check
+    # the indices.
+    Rule(r"output_size should be a sequence containing \d+ or \d+ elements|invalid output_size \"",
+         "invalid_argument"),
+    Rule(r"Expected shape of indices to be same as that of the input tensor", "shape_mismatch"),
+    Rule(r"elements in indices should be type int64", "dtype_not_supported"),
+    Rule(r"Found an invalid max index", "index_out_of_range"),
     # The losses' options and shapes (docs/ops/loss.md); F.* checks many of them in Python.
     Rule(r"huber_loss does not support non-positive values for delta|"
          r"smooth_l1_loss does not support negative values for beta|only p == 1 and p == 2 supported|"
