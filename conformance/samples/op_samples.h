@@ -154,6 +154,8 @@ void register_dropout_samples(OpSampleRegistry& registry);
 void register_convolution_samples(OpSampleRegistry& registry);
 // The pooling ops of docs/ops/pooling.md (pooling_samples.cpp).
 void register_pooling_samples(OpSampleRegistry& registry);
+// scaled_dot_product_attention (attention_samples.cpp).
+void register_attention_samples(OpSampleRegistry& registry);
 
 // The calls of the softmax family along `dim` (composite_samples.cpp): layouts, rank 0, a size-0
 // dim, and a row with one infinite entry, `extreme_entry` (-inf for softmax and log_softmax, +inf for

@@ -416,11 +416,33 @@ std::map<std::string, std::vector<SpecialPoint>> pooling_points() {
   return points;
 }
 
+// Rows whose every key is masked give 0 and pass no derivative (OPS-20.1); a row whose scores
+// saturate softmax (scores +-1000, float32 +-60: the other weights underflow to 0, as at softmax's
+// own point).
+std::map<std::string, std::vector<SpecialPoint>> attention_points() {
+  const PointOperand mask_second_row{{1, 1, 0, 0}, {}, Shape{2, 2}, DType::Bool};
+  const PointOperand no_mask = omitted();
+  Attrs none{{"is_causal", false}, {"enable_gqa", false}};
+  return {{"scaled_dot_product_attention",
+           {point("every key of a row masked",
+                  {at({0.5, -1.0}, Shape{2, 1}), at({1.5, 0.25}, Shape{2, 1}), at({2.0, -0.5}, Shape{2, 1}),
+                   mask_second_row},
+                  none),
+            point("every key of a row at -inf",
+                  {at({0.5, -1.0}, Shape{2, 1}), at({1.5, 0.25}, Shape{2, 1}), at({2.0, -0.5}, Shape{2, 1}),
+                   at({0.0, -kInf}, Shape{2, 1})},
+                  none),
+            point("saturated softmax",
+                  {PointOperand{{40.0, -40.0}, {10.0, -10.0}, Shape{2, 1}},
+                   PointOperand{{25.0, -25.0}, {6.0, -6.0}, Shape{2, 1}}, at({2.0, -0.5}, Shape{2, 1}), no_mask},
+                  none)}}};
+}
+
 const std::map<std::string, std::vector<SpecialPoint>>& special_point_declarations() {
   static const std::map<std::string, std::vector<SpecialPoint>> declarations = [] {
     std::map<std::string, std::vector<SpecialPoint>> all;
     for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points,
-                         &activation_points, &loss_points, &pooling_points}) {
+                         &activation_points, &loss_points, &pooling_points, &attention_points}) {
       for (auto& [op, points] : (*family)()) {
         FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
       }

@@ -40,6 +40,8 @@ void register_dropout_ops(OpRegistry& registry);
 void register_convolution_ops(OpRegistry& registry);
 // max, average, adaptive and power-average pools (pooling.cpp), composites over sliding windows.
 void register_pooling_ops(OpRegistry& registry);
+// scaled_dot_product_attention (attention.cpp), a composite of matmul and softmax.
+void register_attention_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);
 void register_dynamic_ops(OpRegistry& registry);
 // The spec-defined custom functions (docs/SPEC.md, CUSTOM), in custom_ops.cpp.

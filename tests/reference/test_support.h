@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,16 @@ inline void expect_op_error(const std::string& op, const TensorList& inputs, con
     EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos)
         << "the message '" << e.what() << "' lacks '" << fragment << "'";
   }
+}
+
+// A float64 tensor of `shape` with values uniform in [-2, 2) from `rng`.
+inline Tensor uniform_tensor(const Shape& shape, std::mt19937_64& rng) {
+  std::int64_t count = 1;
+  for (std::int64_t s : shape) count *= s;
+  std::uniform_real_distribution<double> uniform(-2, 2);
+  std::vector<double> data(static_cast<std::size_t>(count));
+  for (double& v : data) v = uniform(rng);
+  return from_vector(data, shape, DType::Float64);
 }
 
 // The elements of `t` in logical order, as doubles.

@@ -115,6 +115,10 @@ RULES: list[Rule] = [
          r"conv_general_dilated window and rhs_dilation must have the same number of dimensions|"
          r"Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER'",
          "invalid_argument"),
+    # jax.nn.dot_product_attention's head and shape checks (docs/ops/attention.md).
+    Rule(r"The number of query heads must be a multiple of key/value heads|"
+         r"(?:query|key|value) shape should be \[", "shape_mismatch",
+         lambda case, step: step is not None and step.op == "scaled_dot_product_attention"),
     # jax.nn.glu asserts that the halved axis is even.
     Rule(r"AssertionError: axis size must be divisible by 2", "shape_mismatch",
          lambda case, step: step is not None and step.op == "glu"),

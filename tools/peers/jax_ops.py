@@ -671,4 +671,24 @@ def build_ops() -> dict[str, Impl]:
 
         return batched(x, 2, run)
 
+    # scaled_dot_product_attention (docs/ops/attention.md) as jax.nn.dot_product_attention, which takes
+    # (batch, sequence, heads, features) where PyTorch takes (..., heads, sequence, features), and
+    # shares key/value heads among query heads by itself (grouped heads; one key head is broadcast).
+    @op("scaled_dot_product_attention")
+    def scaled_dot_product_attention(ctx, q, k, v, attn_mask=None, is_causal=False, scale=None, enable_gqa=False):
+        rank = _ndim(q)
+        if rank not in (3, 4) or _ndim(k) != rank or _ndim(v) != rank:
+            raise Unsupported("jax.nn.dot_product_attention takes (batch,) sequence, heads, features: "
+                              "rank-3 or rank-4 query, key and value")
+        to_jax = lambda t: jnp.swapaxes(t, -2, -3)  # noqa: E731
+        mask = bias = None
+        if attn_mask is not None:
+            if jnp.asarray(attn_mask).dtype == jnp.bool_:
+                mask = attn_mask
+            else:
+                bias = attn_mask
+        out = jax.nn.dot_product_attention(to_jax(q), to_jax(k), to_jax(v), bias=bias, mask=mask, scale=scale,
+                                           is_causal=is_causal)
+        return jnp.swapaxes(out, -2, -3)
+
     return ops

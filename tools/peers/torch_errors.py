@@ -250,6 +250,14 @@ RULES: list[Rule] = [
     Rule(r"Expected shape of indices to be same as that of the input tensor", "shape_mismatch"),
     Rule(r"elements in indices should be type int64", "dtype_not_supported"),
     Rule(r"Found an invalid max index", "index_out_of_range"),
+    # scaled_dot_product_attention (SPEC OPS-20.2); PyTorch's math path raises matmul's messages for
+    # integer inputs and mismatched features.
+    Rule(r"Explicit attn_mask should not be set when is_causal=True", "invalid_argument"),
+    Rule(r"Expected query, key, and value to all be\s+at least 2 dim|Number of heads in key and value must divide|"
+         r"a and b must have same reduction dim", "shape_mismatch",
+         lambda case, step: step is not None and step.op == "scaled_dot_product_attention"),
+    Rule(r"Expected query, key, and value to have the same dtype|expected m1 and m2 to have the same dtype",
+         "dtype_not_supported", lambda case, step: step is not None and step.op == "scaled_dot_product_attention"),
     # The losses' options and shapes (docs/ops/loss.md); F.* checks many of them in Python.
     Rule(r"huber_loss does not support non-positive values for delta|"
          r"smooth_l1_loss does not support negative values for beta|only p == 1 and p == 2 supported|"

@@ -553,6 +553,12 @@ def build_ops() -> Ops:
                 x, _spatial(output_size), return_indices=r))(getattr(F, f"adaptive_max_pool{n}d"), with_indices))
         ops.add(f"lp_pool{n}d", (lambda f: lambda x, norm_type, kernel_size, stride=(), ceil_mode=False: f(
             x, norm_type, _spatial(kernel_size), _stride(stride), ceil_mode))(getattr(F, f"lp_pool{n}d")))
+    # scaled_dot_product_attention (docs/ops/attention.md): PyTorch 2; enable_gqa from 2.5.
+    if hasattr(F, "scaled_dot_product_attention"):
+        ops.add("scaled_dot_product_attention", lambda q, k, v, attn_mask=None, is_causal=False, scale=None,
+                enable_gqa=False: F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, is_causal=is_causal,
+                                                                 scale=scale, **({"enable_gqa": True} if enable_gqa
+                                                                                 else {})))
     ops.table["fill_"] = lambda x, value: x.fill_(value)
     ops.table["zero_"] = lambda x: x.zero_()
 

@@ -15,18 +15,10 @@ namespace {
 
 using testing_support::expect_op_error;
 using testing_support::expect_same;
+using testing_support::uniform_tensor;
 using testing_support::values;
 
 using Ints = std::vector<std::int64_t>;
-
-Tensor random_tensor(const Shape& shape, std::mt19937_64& rng) {
-  std::int64_t count = 1;
-  for (std::int64_t s : shape) count *= s;
-  std::uniform_real_distribution<double> uniform(-2, 2);
-  std::vector<double> data(count);
-  for (double& v : data) v = uniform(rng);
-  return from_vector(data, shape, DType::Float64);
-}
 
 double dot(const Tensor& a, const Tensor& b) {
   const std::vector<double> x = values(a), y = values(b);
@@ -95,9 +87,9 @@ TEST(Conv2d, AgreesWithTheDirectLoop) {
       {{3, 2}, {2, 0}, {1, 2}, 4},
   };
   for (const Conv2dParams& p : cases) {
-    const Tensor input = random_tensor({2, 4, 7, 6}, rng);
-    const Tensor weight = random_tensor({4, 4 / p.groups, 3, 2}, rng);
-    const Tensor bias = random_tensor({4}, rng);
+    const Tensor input = uniform_tensor({2, 4, 7, 6}, rng);
+    const Tensor weight = uniform_tensor({4, 4 / p.groups, 3, 2}, rng);
+    const Tensor bias = uniform_tensor({4}, rng);
     Shape shape;
     const std::vector<double> want = direct_conv2d(input, weight, bias, p, shape);
     const Tensor got = call_one("conv2d", {input, weight, bias}, conv_attrs(p));
@@ -115,8 +107,8 @@ TEST(Conv1d, SamePaddingOfAnEvenKernelPutsTheOddZeroAfter) {
 
 TEST(Conv3d, UnbatchedIsTheBatchOfOne) {
   std::mt19937_64 rng(3);
-  const Tensor input = random_tensor({2, 3, 4, 3}, rng);
-  const Tensor weight = random_tensor({3, 2, 2, 2, 2}, rng);
+  const Tensor input = uniform_tensor({2, 3, 4, 3}, rng);
+  const Tensor weight = uniform_tensor({3, 2, 2, 2, 2}, rng);
   const Tensor unbatched = call_one("conv3d", {input, weight, Tensor()}, {{"padding", Ints{1}}});
   const Tensor batched = call_one(
       "conv3d", {call_one("unsqueeze", {input}, {{"dim", std::int64_t{0}}}), weight, Tensor()}, {{"padding", Ints{1}}});
@@ -139,10 +131,10 @@ TEST(ConvTranspose2d, IsTheAdjointOfConv2d) {
       {{{2, 1}, {1, 1}, {2, 1}, 2}, {1, 4, 8, 5}},
   };
   for (const Case& c : cases) {
-    const Tensor x = random_tensor(c.input, rng);
-    const Tensor w = random_tensor({6, c.input[1] / c.p.groups, 3, 2}, rng);
+    const Tensor x = uniform_tensor(c.input, rng);
+    const Tensor w = uniform_tensor({6, c.input[1] / c.p.groups, 3, 2}, rng);
     const Tensor y_shape_probe = call_one("conv2d", {x, w, Tensor()}, conv_attrs(c.p));
-    const Tensor y = random_tensor(y_shape_probe.shape(), rng);
+    const Tensor y = uniform_tensor(y_shape_probe.shape(), rng);
     Ints output_padding;
     for (int d = 0; d < 2; ++d) {
       const std::int64_t kernel = w.size(2 + d);
@@ -162,10 +154,10 @@ TEST(Fold, IsTheAdjointOfUnfold) {
   std::mt19937_64 rng(11);
   const Attrs blocks{
       {"kernel_size", Ints{2, 3}}, {"dilation", Ints{1, 2}}, {"padding", Ints{1, 0}}, {"stride", Ints{2, 1}}};
-  const Tensor x = random_tensor({2, 3, 5, 7}, rng);
+  const Tensor x = uniform_tensor({2, 3, 5, 7}, rng);
   const Tensor columns = call_one("unfold", {x}, blocks);
   EXPECT_EQ(columns.shape(), (Shape{2, 3 * 6, 3 * 3}));
-  const Tensor c = random_tensor(columns.shape(), rng);
+  const Tensor c = uniform_tensor(columns.shape(), rng);
   Attrs fold_attrs = blocks;
   fold_attrs.set("output_size", Ints{5, 7});
   const Tensor folded = call_one("fold", {c}, fold_attrs);
