@@ -3,12 +3,13 @@
 // additive masks broadcast over the heads, a given scale (0 included: uniform weights), grouped
 // key/value heads, key heads broadcast, no keys at all, no queries, an empty batch, a transposed
 // query and the rejected inputs (a key or mask of another floating dtype than the query is a case
-// file, since the oracle runs every floating input in one dtype). Rows with every key masked are special points
-// (special_point_declarations.cpp). Tolerance: q kᵀ sums E <= 4 products, so a score errs by
+// file, since the oracle runs every floating input in one dtype). Rows with every key masked are
+// special points (special_point_declarations.cpp). Tolerance: q kᵀ sums E <= 4 products, so a score errs by
 // about E eps |q||k| <= 32 eps for inputs in [-2, 2); softmax turns a score's absolute error into
 // the same relative error of its weight, and the weighted sum of S <= 5 values adds S eps: stated
 // 64 ulps against max|input|, for float64 and float32 alike (each op rounds to the dtype).
-#include <fmt/format.h>
+#include <optional>
+#include <vector>
 
 #include "conformance/samples/op_samples.h"
 

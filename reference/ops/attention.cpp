@@ -4,10 +4,10 @@
 // path's _safe_softmax) do, rather than the NaN of softmax over -inf (SPEC OPS-20.1). Dropout is not
 // an attribute: the deterministic op is what the transforms' laws can check, and a dropout
 // composes with it.
-#include <fmt/format.h>
-
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"

@@ -3,9 +3,11 @@
 // the catalogue runs the same composite in another dtype and could not see a wrong mask or head.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "reference/ops/dispatch.h"
 #include "tests/reference/test_support.h"
