@@ -40,6 +40,10 @@ void register_dropout_ops(OpRegistry& registry);
 void register_convolution_ops(OpRegistry& registry);
 // max, average, adaptive and power-average pools (pooling.cpp), composites over sliding windows.
 void register_pooling_ops(OpRegistry& registry);
+// batch_norm, instance_norm (in-place: they write their running statistics) and their functional
+// forms, group_norm, local_response_norm, normalize, embedding, embedding_renorm and embedding_bag
+// (normalization.cpp), composites.
+void register_normalization_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);
 void register_dynamic_ops(OpRegistry& registry);
 // The spec-defined custom functions (docs/SPEC.md, CUSTOM), in custom_ops.cpp.
