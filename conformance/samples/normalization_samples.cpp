@@ -104,6 +104,8 @@ std::vector<OpSample> batch_norm_samples(DType f, SampleRng& rng, bool functiona
        training(true, {{"eps", 1e-3}}),
        "one value per channel in training, 4-D (rejected)"},
       {{4}, false, false, false, training(true, {{"eps", 1e-3}}), "1-D input shape-mismatch"},
+      {{3, 2}, true, false, false, training(true, {{"eps", 0.0}}), "eps 0 in training (rejected)"},
+      {{3, 2}, true, true, true, training(false, {{"eps", -1e-3}}), "negative eps (rejected)"},
   };
   std::vector<OpSample> out;
   for (const NormCall& c : calls) {

@@ -145,6 +145,9 @@ Normalized batch_norm_of(std::string_view op, const TensorList& in, const Attrs&
   FUNCSPEC_CHECK(!training || n != 1, ErrorKind::InvalidArgument,
                  "[{}] expected more than 1 value per channel when training, got input shape {}", op,
                  shape_to_string(input.shape()));
+  // PyTorch 2's F.batch_norm: batch statistics divide by sqrt(var + eps), var possibly 0.
+  FUNCSPEC_CHECK(eps >= 0 && (!training || eps > 0), ErrorKind::InvalidArgument, "[{}] eps must be {} but is {}", op,
+                 training ? "positive in training" : "non-negative", eps);
   Normalized result;
   if (!training) {
     const Tensor centered = ops::sub(input, along_channels(running_mean, shape.rank));
