@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include "conformance/report/report_merge.h"
 #include "conformance/suite/conformance_runner.h"
@@ -40,8 +42,19 @@ std::vector<std::string> worker_arguments(const std::vector<std::string>& check_
 
 int main(int argc, char** argv) {
   using namespace funcspec;
-  // gtest runs the conformance tests: it takes its own --gtest_* flags out of argv first.
-  testing::InitGoogleTest(&argc, argv);
+  // gtest runs the conformance tests: it takes its own --gtest_* flags out of argv first. It is
+  // given only those, since it would answer --help (and -h, -?) with its own flags' help.
+  std::vector<char*> gtest_argv{argv[0]};
+  std::vector<char*> kept_argv{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    (std::string_view(argv[i]).starts_with("--gtest_") ? gtest_argv : kept_argv).push_back(argv[i]);
+  }
+  int gtest_argc = static_cast<int>(gtest_argv.size());
+  testing::InitGoogleTest(&gtest_argc, gtest_argv.data());
+  for (int i = 1; i < gtest_argc; ++i) kept_argv.push_back(gtest_argv[static_cast<std::size_t>(i)]);  // not gtest's
+  argc = static_cast<int>(kept_argv.size());
+  kept_argv.push_back(nullptr);
+  argv = kept_argv.data();
 
   CLI::App app{"funcspec: the executable specification of composable function transforms"};
   app.require_subcommand(0, 1);

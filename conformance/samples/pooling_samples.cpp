@@ -135,6 +135,78 @@ std::vector<OpSample> lp_pool_samples(DType f, SampleRng& rng, std::int64_t n) {
   return out;
 }
 
+// Flat positions in output planes of `plane` elements for an input of `shape` with n spatial dims:
+// distinct, one in each of the plane's blocks as a non-overlapping max pool's indices are, or
+// (`repeated`) drawn from the first two positions, so most repeat, as overlapping windows repeat
+// their maximum.
+Tensor unpool_positions(SampleRng& rng, const Shape& shape, std::int64_t n, std::int64_t plane, bool repeated) {
+  std::int64_t per_plane = 1, total = 1;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    total *= shape[d];
+    if (d + static_cast<std::size_t>(n) >= shape.size()) per_plane *= shape[d];
+  }
+  const std::int64_t block = plane / per_plane;
+  std::vector<std::int64_t> positions;
+  for (std::int64_t k = 0; k < total; ++k) {
+    positions.push_back(repeated ? rng.integer(0, 2) : (k % per_plane) * block + rng.integer(0, block));
+  }
+  return from_vector(positions, shape, DType::Int64);
+}
+
+Attrs unpooling(Ints kernel, Ints stride = {}, Ints padding = {0}, Ints output_size = {}) {
+  return {{"kernel_size", std::move(kernel)},
+          {"stride", std::move(stride)},
+          {"padding", std::move(padding)},
+          {"output_size", std::move(output_size)}};
+}
+
+std::vector<OpSample> max_unpool_samples(DType f, SampleRng& rng, std::int64_t n) {
+  const auto plane = [n](std::int64_t size) {
+    std::int64_t count = 1;
+    for (std::int64_t i = 0; i < n; ++i) count *= size;
+    return count;
+  };
+  const auto sample = [&](Shape lead, std::int64_t size, std::int64_t out, bool repeated, Attrs attrs,
+                          std::string label) {
+    const Shape shape = spatial(std::move(lead), n, size);
+    return OpSample{{rng.tensor(shape, f), unpool_positions(rng, shape, n, plane(out), repeated)},
+                    std::move(attrs),
+                    std::move(label)};
+  };
+  std::vector<OpSample> out{
+      sample({2, 2}, 2, 4, false, unpooling({2}), "batched, distinct positions (a kernel-2 pool's indices)"),
+      sample({2}, 2, 4, false, unpooling({2}), "unbatched"),
+      sample({1, 2}, 2, 3, false, unpooling({2}, {1}), "stride 1"),
+      sample({1, 2}, 2, 2, false, unpooling({2}, {2}, {1}), "padding 1 shrinks the output"),
+      sample({1, 1}, 2, 5, false, unpooling({2}, {}, {0}, Ints(static_cast<std::size_t>(n), 5)),
+             "output_size one above the default"),
+      sample({1, 1}, 2, 3, false, unpooling({2}, {}, {0}, Ints(static_cast<std::size_t>(n + 2), 3)),
+             "output_size with the batch and channel dims, one below the default"),
+      sample({0, 2}, 2, 4, false, unpooling({2}), "size-0 batch"),
+      sample({1, 1}, 2, 4, false, unpooling({2}, {}, {0}, Ints(static_cast<std::size_t>(n), 6)),
+             "output_size at default + stride (rejected)"),
+      sample({1, 1}, 2, 4, false, unpooling({2}, {}, {0}, {4, 4, 4, 4, 4, 4}),
+             "output_size of the wrong length (rejected)"),
+      sample({1, 0}, 2, 4, false, unpooling({2}), "no channels shape-mismatch"),
+  };
+  out.push_back(sample({1, 2}, 2, 4, true, unpooling({2}, {1}), "mostly repeated positions: the last wins"));
+  {
+    const Shape shape = spatial({1, 1}, n, 2);
+    out.push_back({{rng.tensor(shape, f), rng.tensor(spatial({1, 1}, n, 1), DType::Int64, 0, 1)},
+                   unpooling({2}),
+                   "indices of another shape shape-mismatch"});
+    out.push_back({{rng.tensor(shape, f), rng.tensor(shape, f, 0, 3)}, unpooling({2}), "float indices (rejected)"});
+    out.push_back({{rng.tensor(shape, DType::Int64, -3, 3), unpool_positions(rng, shape, n, plane(4), false)},
+                   unpooling({2}),
+                   "int64 input (rejected)"});
+  }
+  if (n == 2) {
+    const Tensor x = rng.strided_tensor({2, 2, 3}, f);
+    out.push_back({{x, unpool_positions(rng, x.shape(), n, 4 * 6, false)}, unpooling({2}), "transposed input"});
+  }
+  return out;
+}
+
 }  // namespace
 
 void register_pooling_samples(OpSampleRegistry& registry) {
@@ -147,6 +219,11 @@ void register_pooling_samples(OpSampleRegistry& registry) {
                   [n](DType f, SampleRng& rng) { return avg_pool_samples(f, rng, n); },
                   {8.0, 8.0, 0.0, 8.0},
                   ""});
+  }
+  for (const std::int64_t n : {1, 2, 3}) {
+    // Writes elements where they are: exact.
+    registry.add({fmt::format("max_unpool{}d", n),
+                  [n](DType f, SampleRng& rng) { return max_unpool_samples(f, rng, n); }, exact, ""});
   }
   for (const std::int64_t n : {1, 2}) {
     const auto adaptive = [n](DType f, SampleRng& rng) { return adaptive_samples(f, rng, n); };

@@ -29,6 +29,10 @@ PointOperand at_by_dtype(std::vector<double> values64, std::vector<double> value
 PointOperand class_targets(std::vector<double> values, Shape shape) {
   return {std::move(values), {}, std::move(shape), DType::Int64};
 }
+// Flat positions (max_unpool's indices): int64 as class targets are.
+PointOperand positions(std::vector<double> values, Shape shape) {
+  return class_targets(std::move(values), std::move(shape));
+}
 PointOperand omitted() { return {{}, {}, std::nullopt, std::nullopt, true}; }
 PointOperand literal(double value) { return {{value}, {}, std::nullopt, std::nullopt, false, true}; }
 
@@ -392,6 +396,23 @@ std::map<std::string, std::vector<SpecialPoint>> pooling_points() {
         point("ties and a NaN in overlapping windows", {at({1.0, 1.0, 0.0, 1.0, 1.0, 0.0, kNan, -1.0}, Shape{1, 2, 4})},
               {{"output_size", std::vector<std::int64_t>{1, 3}}})};
   }
+  // Positions named twice: the last element writes the output, the first has derivative 0 (OPS-17.4).
+  const auto unpool = [](std::vector<std::int64_t> kernel, std::vector<std::int64_t> stride) {
+    return Attrs{{"kernel_size", std::move(kernel)},
+                 {"stride", std::move(stride)},
+                 {"padding", std::vector<std::int64_t>{0}},
+                 {"output_size", std::vector<std::int64_t>{}}};
+  };
+  points["max_unpool1d"] = {point("repeated positions",
+                                  {at({1.5, -0.5, 2.0, 0.25}, Shape{1, 1, 4}), positions({1, 1, 3, 1}, Shape{1, 1, 4})},
+                                  unpool({2}, {1}))};
+  points["max_unpool2d"] = {point("repeated positions",
+                                  {at({1.5, -0.5, 2.0, 0.25}, Shape{1, 2, 2}), positions({0, 0, 5, 5}, Shape{1, 2, 2})},
+                                  unpool({2}, {2}))};
+  points["max_unpool3d"] = {point("repeated positions",
+                                  {at({1.5, -0.5, 2.0, 0.25, 1.0, -1.0, 0.5, 3.0}, Shape{1, 2, 2, 2}),
+                                   positions({0, 7, 7, 0, 1, 1, 2, 3}, Shape{1, 2, 2, 2})},
+                                  unpool({2}, {2}))};
   return points;
 }
 

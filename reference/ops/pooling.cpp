@@ -1,6 +1,6 @@
 // The pooling ops of torch.nn.functional (docs/ops/pooling.md): max_pool1d/2d/3d (with indices),
 // avg_pool1d/2d/3d, adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d (with indices) and
-// lp_pool1d/2d, composites over sliding windows (NOTE: [sliding windows]) or, for the adaptive
+// lp_pool1d/2d and max_unpool1d/2d/3d, composites over sliding windows (NOTE: [sliding windows]) or, for the adaptive
 // pools, over per-output masks of the input positions. A max pool picks one element per window by
 // PyTorch's rule and gathers it, so its derivative routes the whole cotangent to that element
 // (SPEC OPS-17.1); an average pool sums its window and divides by PyTorch's count (OPS-17.2).
@@ -267,6 +267,66 @@ Tensor lp_pool(std::string_view op, std::int64_t n, const Tensor& input, const A
   return ops::pow(ops::mul(kept, ops::lit(static_cast<double>(taps))), ops::lit(1.0 / p));
 }
 
+// A max unpool's output sizes: output_size's last n entries (it has n or n + 2), each strictly
+// between default - stride and default + stride, or the default (in - 1) stride - 2 padding +
+// kernel, the size the max pool that made the indices read (F._unpool_output_size). As in PyTorch,
+// kernel_size, stride and padding only size the output: any values are accepted.
+std::vector<std::int64_t> unpool_output_size(std::string_view op, const Tensor& x, std::int64_t n, const Attrs& attrs) {
+  const auto kernel = per_spatial_dim(op, "kernel_size", attrs.get_int_list("kernel_size"), n);
+  const auto& stride_attr = attrs.get_int_list("stride");
+  const auto stride = stride_attr.empty() ? kernel : per_spatial_dim(op, "stride", stride_attr, n);
+  const auto padding = per_spatial_dim(op, "padding", attrs.get_int_list("padding"), n);
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t i = 0; i < n; ++i) sizes.push_back((x.size(2 + i) - 1) * stride[i] + kernel[i] - 2 * padding[i]);
+  const auto& requested = attrs.get_int_list("output_size");
+  if (!requested.empty()) {
+    const auto count = static_cast<std::int64_t>(requested.size());
+    FUNCSPEC_CHECK(count == n || count == n + 2, ErrorKind::InvalidArgument,
+                   "[{}] output_size {} must have {} or {} elements", op, shape_to_string(requested), n, n + 2);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t size = requested[count - n + i];
+      FUNCSPEC_CHECK(sizes[i] - stride[i] < size && size < sizes[i] + stride[i], ErrorKind::InvalidArgument,
+                     "[{}] output_size {} must lie strictly between {} and {} along spatial dim {}", op,
+                     shape_to_string(requested), sizes[i] - stride[i], sizes[i] + stride[i], i);
+      sizes[i] = size;
+    }
+  }
+  for (std::int64_t i = 0; i < n; ++i) {
+    FUNCSPEC_CHECK(sizes[i] >= 0, ErrorKind::InvalidArgument,
+                   "[{}] kernel_size, stride and padding give the negative output size {} along spatial dim {}", op,
+                   sizes[i], i);
+  }
+  return sizes;
+}
+
+// Each input element written at its flat position in its (N, C) plane of zeros (SPEC OPS-17.4).
+// Where several elements name one position, the last in the input's order writes it, as PyTorch's
+// cpu loop does; the others do not reach the output, so their derivative is 0. Finding the last
+// compares every pair of positions in a plane: quadratic in the plane's size, which the reference
+// accepts for a rule that needs no sort.
+Tensor max_unpool(std::string_view op, std::int64_t n, const Tensor& input, const Tensor& indices, const Attrs& attrs) {
+  const PoolInput in = checked_pool_input(op, input, n);
+  check_dtype(op, "indices", indices.dtype(), DTypeSet::Integral);
+  FUNCSPEC_CHECK(indices.shape() == input.shape(), ErrorKind::ShapeMismatch,
+                 "[{}] indices of shape {} must have the input's shape {}", op, shape_to_string(indices.shape()),
+                 shape_to_string(input.shape()));
+  const std::vector<std::int64_t> outputs = unpool_output_size(op, in.x, n, attrs);
+  std::int64_t plane = 1;
+  for (std::int64_t size : outputs) plane *= size;
+  const Tensor x = ops::flatten(in.x, 2, -1);
+  const Tensor index = ops::flatten(in.batched ? indices : ops::unsqueeze(indices, 0), 2, -1);
+  const std::string where(device_name(x.device()));
+  const Tensor order = ops::arange(0, x.size(2), 1, DType::Int64, where);
+  const Tensor later = ops::lt(ops::unsqueeze(order, 1), order);  // [j, k]: k comes after j
+  const Tensor same = ops::eq(ops::unsqueeze(index, -1), ops::unsqueeze(index, -2));
+  const Tensor overwritten = ops::any(ops::logical_and(same, later), std::vector<std::int64_t>{-1});
+  const Tensor written = ops::where(overwritten, ops::zeros_like(x), x);
+  const Tensor planes = ops::zeros({x.size(0), x.size(1), plane}, x.dtype(), where);
+  std::vector<std::int64_t> shape{x.size(0), x.size(1)};
+  shape.insert(shape.end(), outputs.begin(), outputs.end());
+  return unbatch(ops::reshape(ops::scatter_add(planes, 2, index, written), shape), in.batched);
+}
+
 }  // namespace
 
 void register_pooling_ops(OpRegistry& registry) {
@@ -306,6 +366,20 @@ void register_pooling_ops(OpRegistry& registry) {
         return {avg_pool(name, n, in[0], attrs)};
       };
     }
+  }
+  for (const std::int64_t n : {1, 2, 3}) {
+    const std::string name = fmt::format("max_unpool{}d", n);
+    OpDef& op = registry.add(
+        fmt::format("{}(Tensor input, Tensor indices, *, int[] kernel_size, int[] stride=[], int[] padding=[0], "
+                    "int[] output_size=[]) -> Tensor",
+                    name),
+        OpKind::Composite, "pooling",
+        fmt::format("max_pool{}d's inverse: each element of an (N, C, {}) input at its flat position (indices) in "
+                    "planes of zeros; the last of repeated positions wins",
+                    n, spatial_shape_name(n)));
+    op.decompose = [name, n](const TensorList& in, const Attrs& attrs) -> TensorList {
+      return {max_unpool(name, n, in[0], in[1], attrs)};
+    };
   }
   for (const std::int64_t n : {1, 2}) {
     const std::string spatial = spatial_shape_name(n);

@@ -259,6 +259,17 @@ TEST(CheckCommand, CasesOnlyRunsTheCaseFilesWithoutTheGeneratedTests) {
   EXPECT_TRUE(contains(all.output, "the test id OPS-VALUES/neg/float64/0-2x3 is defined twice")) << all.output;
 }
 
+// gtest runs the conformance tests inside `funcspec`, but --help is funcspec's: gtest sees only
+// --gtest_* flags, so its own help (which it prints for --help) does not bury the command's.
+TEST(CheckCommand, HelpIsTheCommandsOwn) {
+  for (const char* flag : {"--help", "-h"}) {
+    const CommandRun run = run_command(quote(FUNCSPEC_BINARY) + " " + flag);
+    EXPECT_EQ(run.exit_status, 0) << run.output;
+    EXPECT_TRUE(run.output.starts_with("funcspec: the executable specification")) << run.output;
+    EXPECT_FALSE(contains(run.output, "Google Test")) << run.output;
+  }
+}
+
 TEST(CheckCommand, AnUnusableBackendStopsTheRunWithExitStatus2) {
   const auto dir = scratch_dir();
   const CommandRun run = check(dir, "--backend 'exec:/no/such/backend --flag'");

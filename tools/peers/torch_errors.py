@@ -243,6 +243,13 @@ RULES: list[Rule] = [
          r"Expected tensor with optional 0 dim batch size|smaller than kernel size \(k|"
          r"Expected \d+ to \d+ dimensions, but got \d+-dimensional tensor|"
          r"Expected input's non-batch dimensions to have positive length", "shape_mismatch"),
+    # max_unpool (SPEC OPS-17.4): F._unpool_output_size checks output_size in Python; the kernels check
+    # the indices.
+    Rule(r"output_size should be a sequence containing \d+ or \d+ elements|invalid output_size \"",
+         "invalid_argument"),
+    Rule(r"Expected shape of indices to be same as that of the input tensor", "shape_mismatch"),
+    Rule(r"elements in indices should be type int64", "dtype_not_supported"),
+    Rule(r"Found an invalid max index", "index_out_of_range"),
     # The normalization family (docs/ops/normalization.md, SPEC OPS-18.3). functorch's famous refusal
     # to write per-example statistics into unbatched running statistics (SPEC OPS-18.1, VMAP-3.1).
     Rule(r"(?:Batch|Instance) norm got a batched tensor as input while the running_mean or running_var, which "

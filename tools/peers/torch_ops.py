@@ -541,6 +541,10 @@ def build_ops() -> Ops:
                                        count_include_pad=True, divisor_override=None: f(
                 x, _spatial(kernel_size), _stride(stride), _spatial(padding), ceil_mode, count_include_pad,
                 divisor_override))(avg_pool))
+        ops.add(f"max_unpool{n}d", (lambda f: lambda x, indices, kernel_size, stride=(), padding=(0,),
+                                     output_size=(): f(x, indices, _spatial(kernel_size), _stride(stride),
+                                                       _spatial(padding), list(output_size) or None))(
+            getattr(F, f"max_unpool{n}d")))
     for n in (1, 2):
         ops.add(f"adaptive_avg_pool{n}d", (lambda f: lambda x, output_size: f(x, _spatial(output_size)))(
             getattr(F, f"adaptive_avg_pool{n}d")))

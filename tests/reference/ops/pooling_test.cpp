@@ -210,5 +210,83 @@ TEST(AdaptivePool2d, AveragesAndPicksOverPyTorchsWindows) {
   expect_same(values(max[1]), want_index);
 }
 
+// max_unpool2d as PyTorch's cpu kernel: per plane, write each input element at its index in input
+// order, so a later element naming the same position overwrites an earlier one.
+std::vector<double> direct_max_unpool2d(const Tensor& input, const Tensor& indices, std::int64_t out_h,
+                                        std::int64_t out_w) {
+  const std::vector<double> x = values(input);
+  const std::vector<std::int64_t> index = indices.to_vector<std::int64_t>();
+  const std::int64_t planes = input.size(0) * input.size(1), per_plane = input.size(2) * input.size(3);
+  std::vector<double> out(static_cast<std::size_t>(planes * out_h * out_w), 0.0);
+  for (std::int64_t plane = 0; plane < planes; ++plane) {
+    for (std::int64_t i = 0; i < per_plane; ++i) {
+      const auto k = static_cast<std::size_t>(plane * per_plane + i);
+      out[static_cast<std::size_t>(plane * out_h * out_w + index[k])] = x[k];
+    }
+  }
+  return out;
+}
+
+TEST(MaxUnpool2d, AgreesWithPyTorchsKernelLoop) {
+  std::mt19937_64 rng(20261202);
+  struct Case {
+    Ints kernel, stride, padding, output_size;
+    std::int64_t out_h, out_w;
+  };
+  // A 3x4 input: (3 - 1) s + k - 2p per dim, or output_size's last two entries.
+  const Case cases[] = {
+      {{2}, {}, {0}, {}, 6, 8},
+      {{3, 2}, {1, 2}, {1, 0}, {}, 3, 8},
+      {{2}, {}, {0}, {2, 3, 7, 9}, 7, 9},
+      {{2}, {}, {0}, {5, 7}, 5, 7},
+  };
+  for (const Case& c : cases) {
+    for (const std::int64_t span : {std::int64_t{2}, c.out_h * c.out_w}) {  // mostly repeated, then spread
+      const Tensor input = random_image({2, 3, 3, 4}, rng, false);
+      std::uniform_int_distribution<std::int64_t> position(0, span - 1);
+      std::vector<std::int64_t> index(2 * 3 * 3 * 4);
+      for (std::int64_t& i : index) i = position(rng);
+      const Tensor indices = from_vector(index, {2, 3, 3, 4}, DType::Int64);
+      const Tensor got = call_one(
+          "max_unpool2d", {input, indices},
+          {{"kernel_size", c.kernel}, {"stride", c.stride}, {"padding", c.padding}, {"output_size", c.output_size}});
+      EXPECT_EQ(got.shape(), (Shape{2, 3, c.out_h, c.out_w}));
+      expect_same(values(got), direct_max_unpool2d(input, indices, c.out_h, c.out_w));
+    }
+  }
+}
+
+TEST(MaxUnpool2d, UndoesANonOverlappingMaxPool) {
+  std::mt19937_64 rng(20261203);
+  const Tensor input = random_image({1, 2, 4, 6}, rng, true);
+  const TensorList pooled = call("max_pool2d_with_indices", {input}, {{"kernel_size", Ints{2}}});
+  const Tensor restored = call_one("max_unpool2d", pooled, {{"kernel_size", Ints{2}}});
+  // Every picked element is back at its place, every other one is 0.
+  const std::vector<double> x = values(input), y = values(restored);
+  std::vector<bool> picked(x.size(), false);
+  const std::vector<std::int64_t> positions = pooled[1].to_vector<std::int64_t>();
+  for (std::size_t k = 0; k < positions.size(); ++k) {
+    picked[(k / 6) * 24 + static_cast<std::size_t>(positions[k])] = true;  // 6 windows, 24 positions per plane
+  }
+  for (std::size_t k = 0; k < x.size(); ++k) EXPECT_EQ(y[k], picked[k] ? x[k] : 0.0) << k;
+}
+
+TEST(MaxUnpool2d, RejectsPositionsOutsideThePlaneAndBadSizes) {
+  const Tensor input = from_values({1, 2, 3, 4}, {1, 1, 2, 2});
+  const Attrs kernel2{{"kernel_size", Ints{2}}};
+  for (const std::int64_t bad : {std::int64_t{16}, std::int64_t{-1}}) {
+    const Tensor indices = from_vector(std::vector<std::int64_t>{0, 5, 10, bad}, {1, 1, 2, 2}, DType::Int64);
+    expect_op_error("max_unpool2d", {input, indices}, kernel2, ErrorKind::IndexOutOfRange, "index");
+  }
+  const Tensor indices = from_vector(std::vector<std::int64_t>{0, 5, 10, 15}, {1, 1, 2, 2}, DType::Int64);
+  expect_op_error("max_unpool2d", {input, indices}, {{"kernel_size", Ints{2}}, {"output_size", Ints{6, 4}}},
+                  ErrorKind::InvalidArgument, "strictly between 2 and 6");
+  expect_op_error("max_unpool2d", {input, indices}, {{"kernel_size", Ints{2}}, {"output_size", Ints{4}}},
+                  ErrorKind::InvalidArgument, "must have 2 or 4 elements");
+  expect_op_error("max_unpool2d", {input, from_vector(std::vector<std::int64_t>{0, 5}, {1, 1, 1, 2}, DType::Int64)},
+                  kernel2, ErrorKind::ShapeMismatch, "must have the input's shape");
+  expect_op_error("max_unpool2d", {input, input}, kernel2, ErrorKind::DtypeNotSupported, "indices");
+}
+
 }  // namespace
 }  // namespace funcspec
