@@ -96,6 +96,13 @@ struct OpSampleSpec {
   // conventions in generated programs]).
   std::function<std::string(const TensorList& inputs, const Attrs& attrs, const TensorList& results)>
       derivative_convention = {};
+  // For an in-place op that writes only on some calls, or computes what it writes from only some of
+  // its inputs (batch_norm writes its running statistics in training only, from the input and those
+  // statistics): for the call `sample`, each input it writes (by position) with the positions of the
+  // inputs its new value is computed from; an input the call does not write is absent. Empty: every
+  // `Tensor(a!)` input is written from every input, as by the derived in-place ops. The vmap oracle
+  // predicts vmap_inplace_unbatched from it (SPEC VMAP-3.1).
+  std::function<std::map<std::size_t, std::vector<std::size_t>>(const OpSample& sample)> writes = {};
 };
 
 class OpSampleRegistry {
@@ -156,6 +163,8 @@ void register_convolution_samples(OpSampleRegistry& registry);
 void register_pooling_samples(OpSampleRegistry& registry);
 // scaled_dot_product_attention (attention_samples.cpp).
 void register_attention_samples(OpSampleRegistry& registry);
+// The normalization family of docs/ops/normalization.md (normalization_samples.cpp).
+void register_normalization_samples(OpSampleRegistry& registry);
 
 // The calls of the softmax family along `dim` (composite_samples.cpp): layouts, rank 0, a size-0
 // dim, and a row with one infinite entry, `extreme_entry` (-inf for softmax and log_softmax, +inf for

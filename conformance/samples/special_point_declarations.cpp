@@ -438,11 +438,62 @@ std::map<std::string, std::vector<SpecialPoint>> attention_points() {
                   none)}}};
 }
 
+// The normalization family (docs/ops/normalization.md): a channel, instance or group of equal values
+// (variance exactly 0: x - mean is exactly 0 and the derivative (g - mean(g)) / sqrt(eps) is finite
+// thanks to eps; the other channels of these samples hold at least 3 values, since two values per
+// channel make derivatives of size eps that cancel in float32), normalize's zero vector (the clamp at eps takes it: x /
+// eps, derivative 1 / eps) and its norm exactly at eps (the clamp passes the norm's derivative at its bound), an
+// inf-norm tie (split evenly, as norm's), a row norm exactly at max_norm (kept, the identity's derivative), and
+// embedding_bag's max picks: a tie (the first), a NaN first in its bag (kept) and after (ignored).
+std::map<std::string, std::vector<SpecialPoint>> normalization_points() {
+  const Attrs training{{"training", true}};
+  const auto unit = [](std::vector<double> v) { return at(std::move(v), Shape{1, 2}); };
+  const Attrs max{{"mode", std::string("max")}};
+  return {
+      {"batch_norm",
+       {point("constant channel (variance 0)",
+              {at({0.5, 1.0, 0.5, -1.0, 0.5, 2.0}, {3, 2}), omitted(), omitted(), omitted(), omitted()}, training)}},
+      {"batch_norm_functional",
+       {point("constant channel (variance 0)",
+              {at({0.5, 0.5, 0.5, 0.5}, {4, 1}), at({0.25}), at({1.5}), omitted(), omitted()}, training)}},
+      {"instance_norm",
+       {point("constant instance (variance 0)",
+              {at({0.5, 0.5, 0.5, 1.0, -1.0, 2.0}, {1, 2, 3}), omitted(), omitted(), omitted(), omitted()})}},
+      {"instance_norm_functional",
+       {point("constant instance (variance 0)",
+              {at({0.5, 0.5, 0.5, 0.5}, {1, 1, 4}), at({0.25}), at({1.5}), omitted(), omitted()})}},
+      {"group_norm",
+       {point("constant group (variance 0)", {at({0.5, 0.5, 0.5, 1.0, -1.0, 2.0}, {1, 2, 3})},
+              {{"num_groups", std::int64_t{2}}})}},
+      {"normalize",
+       {point("zero vector p=2", {at({0.0, 0.0, 0.0}, {1, 3})}),
+        point("zero vector p=1", {at({0.0, -0.0, 0.0}, {1, 3})}, {{"p", 1.0}}),
+        point("zero vector p=inf", {at({0.0, 0.0}, {1, 2})}, {{"p", kInf}}),
+        point("norm exactly eps p=2", {unit({3.0, 4.0})}, {{"eps", 5.0}}),
+        point("norm exactly eps p=1", {unit({1.5, -0.5})}, {{"p", 1.0}, {"eps", 2.0}}),
+        point("inf-norm tie", {at({2.0, -2.0, 1.0}, {1, 3})}, {{"p", kInf}})}},
+      {"embedding_renorm",
+       {point("row norm exactly max_norm", {at({3.0, 4.0, 1.0, 0.5}, {2, 2}), class_targets({0, 1}, {2})},
+              {{"max_norm", 5.0}, {"norm_type", 2.0}})}},
+      {"embedding_bag",
+       {point("max tie (the first)",
+              {class_targets({0, 1}, {2}), at({1.0, 2.0, 1.0, 0.5}, {2, 2}), class_targets({0}, {1}), omitted()}, max),
+        point("max NaN first (kept) and after (ignored)",
+              {class_targets({0, 1, 1, 0}, {4}), at({kNan, 1.0, 2.0, 3.0}, {2, 2}), class_targets({0, 2}, {2}),
+               omitted()},
+              max),
+        point("mean of a bag of padding only",
+              {class_targets({1, 1, 0}, {3}), at({1.0, 2.0, 3.0, 4.0}, {2, 2}), class_targets({0, 2}, {2}), omitted()},
+              {{"mode", std::string("mean")}, {"padding_idx", std::int64_t{1}}})}},
+  };
+}
+
 const std::map<std::string, std::vector<SpecialPoint>>& special_point_declarations() {
   static const std::map<std::string, std::vector<SpecialPoint>> declarations = [] {
     std::map<std::string, std::vector<SpecialPoint>> all;
     for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points,
-                         &activation_points, &loss_points, &pooling_points, &attention_points}) {
+                         &activation_points, &loss_points, &pooling_points, &attention_points,
+                         &normalization_points}) {
       for (auto& [op, points] : (*family)()) {
         FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
       }

@@ -22,7 +22,10 @@ bool any_strided_input(const samples::OpSample& sample) {
 // inputs are laid out. OPS-1.3 and OPS-2.1 depend on the outcome and are added when the case is built.
 std::vector<std::string> kind_clauses(const OpDef& op, const samples::OpSample& sample) {
   std::vector<std::string> clauses;
-  if (op.kind == OpKind::InPlace) clauses.push_back("TENSOR-4.1");
+  // TENSOR-4.1 is the in-place op that writes its first argument (not batch_norm's running statistics).
+  const std::vector<const ArgSpec*> tensor_args = op.schema.tensor_args();
+  if (op.kind == OpKind::InPlace && !tensor_args.empty() && tensor_args.front()->mutated)
+    clauses.push_back("TENSOR-4.1");
   if (op.kind == OpKind::OutVariant) clauses.push_back("TENSOR-5.1");
   if (op.kind == OpKind::Random) clauses.push_back("GEN-2.1");
   if (any_strided_input(sample)) clauses.push_back("TENSOR-7.1");

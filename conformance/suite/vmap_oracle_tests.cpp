@@ -211,7 +211,21 @@ TensorList op_on_example(const samples::OpSampleSpec& spec, const samples::OpSam
   return results;
 }
 
-bool writes_an_unbatched_input(const OpDef& op, const Batching& batching) {
+// Whether the call writes a value that differs per example into an input that is not batched
+// (VMAP-3.1): by default every `Tensor(a!)` input is written from every input; an op whose spec
+// says what it writes from what (OpSampleSpec::writes) is held to that.
+bool writes_an_unbatched_input(const OpDef& op, const samples::OpSampleSpec& spec, const samples::OpSample& sample,
+                               const Batching& batching) {
+  const auto batched = [&](std::size_t i) { return i < batching.in_dims.size() && batching.in_dims[i].has_value(); };
+  if (spec.writes) {
+    for (const auto& [written, sources] : spec.writes(sample)) {
+      if (batched(written)) continue;
+      for (std::size_t source : sources) {
+        if (batched(source)) return true;
+      }
+    }
+    return false;
+  }
   const std::vector<const ArgSpec*> args = op.schema.tensor_args();
   bool any_batched = false;
   for (const auto& d : batching.in_dims) any_batched = any_batched || d.has_value();
@@ -350,7 +364,7 @@ Case vmap_oracle_case(const OpDef& op, const samples::OpSampleSpec& spec, const 
     c.expect.error = oracle_error;
   } else if (oracle_error) {
     c.expect.error = oracle_error;
-  } else if (writes_an_unbatched_input(op, batching)) {
+  } else if (writes_an_unbatched_input(op, spec, first, batching)) {
     c.clauses = {"VMAP-3.1"};
     c.expect.error = ErrorKind::VmapInplaceUnbatched;
   } else {

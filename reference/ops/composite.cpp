@@ -185,6 +185,10 @@ TensorList layer_norm(const TensorList& in, const Attrs& attrs) {
     FUNCSPEC_CHECK(!t.defined() || t.shape() == normalized, ErrorKind::ShapeMismatch,
                    "[layer_norm] {} must have shape {} but has shape {}", name, shape_to_string(normalized),
                    shape_to_string(t.shape()));
+    // PyTorch: "expected scalar type Float but found Double" (no mixed dtypes on cpu).
+    FUNCSPEC_CHECK(!t.defined() || t.dtype() == input.dtype(), ErrorKind::DtypeNotSupported,
+                   "[layer_norm] {} has dtype {} but input has dtype {}", name, dtype_name(t.dtype()),
+                   dtype_name(input.dtype()));
   }
   Dims dims(k);
   std::iota(dims.begin(), dims.end(), static_cast<std::int64_t>(rank - k));

@@ -21,8 +21,10 @@ namespace funcspec {
 //                   it must be composite-compliant: no data access, no item(), no out=, no
 //                   in-place writes to its inputs, no metadata changes outside the op layer.
 //   View            shares its input's storage; only shape, strides and offset change.
-//   InPlace         writes into its first input and returns it. All but copy_ are derived: the
-//                   functional op computes the result, then copy_ writes it (see variants.cpp).
+//   InPlace         writes into the inputs its schema marks `Tensor(a!)`: its first, which it returns,
+//                   or (batch_norm, instance_norm) the running statistics it updates beside its
+//                   result (NOTE: [running statistics] in normalization.cpp). All but copy_ decompose:
+//                   the functional op computes the result, then copy_ writes it (see variants.cpp).
 //   OutVariant      writes its result into the `out` argument and returns it; derived likewise.
 //   Random          draws from the current generator (NOTE: [random streams]).
 //   DynamicShape    the output shape depends on input values (nonzero, masked_select).

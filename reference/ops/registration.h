@@ -42,6 +42,10 @@ void register_convolution_ops(OpRegistry& registry);
 void register_pooling_ops(OpRegistry& registry);
 // scaled_dot_product_attention (attention.cpp), a composite of matmul and softmax.
 void register_attention_ops(OpRegistry& registry);
+// batch_norm, instance_norm (in-place: they write their running statistics) and their functional
+// forms, group_norm, local_response_norm, normalize, embedding, embedding_renorm and embedding_bag
+// (normalization.cpp), composites.
+void register_normalization_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);
 void register_dynamic_ops(OpRegistry& registry);
 // The spec-defined custom functions (docs/SPEC.md, CUSTOM), in custom_ops.cpp.

@@ -690,5 +690,21 @@ def build_ops() -> dict[str, Impl]:
         out = jax.nn.dot_product_attention(to_jax(q), to_jax(k), to_jax(v), bias=bias, mask=mask, scale=scale,
                                            is_causal=is_causal)
         return jnp.swapaxes(out, -2, -3)
+    # The normalization family (docs/ops/normalization.md): JAX has jax.nn.standardize, which is
+    # layer_norm without weight and bias (the jax.nn.normalize of older JAX was its alias, not
+    # F.normalize), and jnp.take, which is an embedding lookup; batch, instance, group and local
+    # response norms, F.normalize, embedding_renorm and embedding_bag have no JAX function.
+    @op("layer_norm")
+    def layer_norm(ctx, x, weight=None, bias=None, normalized_shape=(), eps=1e-5):
+        if weight is not None or bias is not None:
+            raise Unsupported("jax.nn.standardize has no weight or bias")
+        k = len(normalized_shape) if isinstance(normalized_shape, (list, tuple)) else 1
+        return jax.nn.standardize(x, axis=tuple(range(-k, 0)), epsilon=eps)
+
+    @op("embedding")
+    def embedding(ctx, x, weight, padding_idx=None, scale_grad_by_freq=False):
+        if padding_idx is not None or scale_grad_by_freq:
+            raise Unsupported("jnp.take has no padding_idx or scale_grad_by_freq (gradient conventions of PyTorch's)")
+        return jnp.take(weight, x, axis=0)
 
     return ops

@@ -258,6 +258,42 @@ RULES: list[Rule] = [
          lambda case, step: step is not None and step.op == "scaled_dot_product_attention"),
     Rule(r"Expected query, key, and value to have the same dtype|expected m1 and m2 to have the same dtype",
          "dtype_not_supported", lambda case, step: step is not None and step.op == "scaled_dot_product_attention"),
+    # The normalization family (docs/ops/normalization.md, SPEC OPS-18.3). functorch's famous refusal
+    # to write per-example statistics into unbatched running statistics (SPEC OPS-18.1, VMAP-3.1).
+    Rule(r"(?:Batch|Instance) norm got a batched tensor as input while the running_mean or running_var, which "
+         r"will be updated in place, were not batched", "vmap_inplace_unbatched"),
+    Rule(r"Expected more than 1 value per channel when training|"
+         r"Expected more than 1 spatial element when training|"
+         r"running_mean must be defined in evaluation mode|"
+         r"Expected running_mean and running_var to be defined when use_input_stats is false|"
+         r"Expected num groups to be greater than 0|"
+         r"[Pp]adding_idx must be within (?:num_embeddings|the number of embeddings)|"
+         r"mode has to be one of sum, mean or max|"
+         r"max mode does not support scaling the gradient by the frequency|"
+         r"per_sample_weights was not None\. per_sample_weights is only supported for mode='sum'|"
+         r"offsets has to be a 1D Tensor but got None|if input is 2D, then offsets has to be None|"
+         r"batch_norm eps must be (?:positive during training|non-negative)|"
+         r"Expected normalized_shape to be at least 1-dimensional",
+         "invalid_argument"),
+    Rule(r"integer division or modulo by zero", "invalid_argument",
+         lambda case, step: step is not None and step.op == "group_norm"),
+    Rule(r"(?:running_mean|running_var|weight|bias) should contain \d+ elements not \d+|"
+         r"Expected number of channels in input to be divisible by num_groups|"
+         r"Expected (?:weight|bias) to be a vector of size equal to the number of channels in input|"
+         r"Expected at least 2 dimensions for input tensor but received|"
+         r"Expected 3D or higher dimensionality|"
+         r"'weight' must be 2-D|weight has to be a 2D Tensor|"
+         r"Expected 2-dimensional tensor, but got \d+-dimensional tensor for argument #1 'self'|"
+         r"offsets has to be a 1D Tensor$|input has to be 1D or 2D Tensor|"
+         r"If per_sample_weights \(.*\) is not None, then it must have the same shape as the input|"
+         r"Given normalized_shape=\[.*\], expected input with shape \[.*\], but got input of size|"
+         r"Expected (?:weight|bias) to be of same shape as normalized_shape",
+         "shape_mismatch"),
+    Rule(r"Expected tensor for argument #\d+ '(?:indices|weight)' to have one of the following scalar types|"
+         r"expected (?:indices|offsets) to be long or int, got|expected weight to be floating point type, got|"
+         r'"(?:batch_norm|GroupNormKernelImpl)" not implemented for|'
+         r"norm\(\): input dtype should be either floating point or complex", "dtype_not_supported"),
+    Rule(r"Index \d+ is out of bounds: -?\d+, range 0 to \d+", "index_out_of_range"),
     # The losses' options and shapes (docs/ops/loss.md); F.* checks many of them in Python.
     Rule(r"huber_loss does not support non-positive values for delta|"
          r"smooth_l1_loss does not support negative values for beta|only p == 1 and p == 2 supported|"

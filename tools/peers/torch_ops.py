@@ -31,7 +31,7 @@ TORCH_DTYPES = {
 _NUMERIC_ATTRS = frozenset(
     {"alpha", "value", "fill_value", "p", "beta", "threshold", "mean", "std", "from", "to", "start", "end", "step",
      "eps", "label_smoothing", "correction", "ord", "maxnorm", "lambd", "negative_slope", "min_val", "max_val",
-     "norm_type"}
+     "norm_type", "max_norm", "k", "momentum"}
 )
 
 Impl = Callable[..., Any]
@@ -559,6 +559,50 @@ def build_ops() -> Ops:
                 enable_gqa=False: F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, is_causal=is_causal,
                                                                  scale=scale, **({"enable_gqa": True} if enable_gqa
                                                                                  else {})))
+    # The normalization family (docs/ops/normalization.md). batch_norm and instance_norm write their
+    # running statistics as F.* does. Their functional forms: PyTorch 2's ATen
+    # _native_batch_norm_legit_functional (results 0, 3 and 4; 1 and 2 are the statistics its
+    # backward saves); PyTorch 1.13 has none, and instance_norm none in either, so there they are what
+    # a user writes to keep the statistics: F.* on clones, returned.
+    ops.add("batch_norm", lambda x, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+            eps=1e-5: F.batch_norm(x, running_mean, running_var, weight, bias, training, momentum, eps))
+
+    def _batch_norm_functional(x, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+                               eps=1e-5):
+        if v2:
+            out = torch.ops.aten._native_batch_norm_legit_functional(x, weight, bias, running_mean, running_var,
+                                                                     training, momentum, eps)
+            return out[0], out[3], out[4]
+        mean, var = running_mean.clone(), running_var.clone()
+        return F.batch_norm(x, mean, var, weight, bias, training, momentum, eps), mean, var
+
+    ops.add("batch_norm_functional", _batch_norm_functional)
+    ops.add("instance_norm", lambda x, running_mean=None, running_var=None, weight=None, bias=None,
+            use_input_stats=True, momentum=0.1, eps=1e-5: F.instance_norm(
+        x, running_mean, running_var, weight, bias, use_input_stats, momentum, eps))
+
+    def _instance_norm_functional(x, running_mean, running_var, weight=None, bias=None, use_input_stats=True,
+                                  momentum=0.1, eps=1e-5):
+        mean, var = running_mean.clone(), running_var.clone()
+        return F.instance_norm(x, mean, var, weight, bias, use_input_stats, momentum, eps), mean, var
+
+    ops.add("instance_norm_functional", _instance_norm_functional)
+    ops.add("group_norm", lambda x, weight=None, bias=None, num_groups=1, eps=1e-5: F.group_norm(
+        x, num_groups, weight, bias, eps))
+    ops.add("local_response_norm", lambda x, size, alpha=1e-4, beta=0.75, k=1.0: F.local_response_norm(
+        x, size, alpha, beta, k))
+    ops.add("normalize", lambda x, p=2.0, dim=1, eps=1e-12: F.normalize(x, p, dim, eps))
+    ops.add("embedding", lambda x, weight, padding_idx=None, scale_grad_by_freq=False: F.embedding(
+        x, weight, padding_idx, scale_grad_by_freq=scale_grad_by_freq))
+    # F.embedding's max_norm: torch.embedding_renorm_; the functional form is ATen's embedding_renorm in
+    # PyTorch 2 (made for functionalization), the in-place one on a clone in 1.13.
+    ops.add("embedding_renorm", lambda x, indices, max_norm, norm_type: torch.ops.aten.embedding_renorm(
+        x, indices, max_norm, norm_type) if v2 else torch.embedding_renorm_(x.clone(), indices, max_norm, norm_type),
+        inplace=lambda x, indices, max_norm, norm_type: torch.embedding_renorm_(x, indices, max_norm, norm_type))
+    ops.add("embedding_bag", lambda x, weight, offsets=None, per_sample_weights=None, scale_grad_by_freq=False,
+            mode="mean", include_last_offset=False, padding_idx=None: F.embedding_bag(
+        x, weight, offsets, scale_grad_by_freq=scale_grad_by_freq, mode=mode,
+        per_sample_weights=per_sample_weights, include_last_offset=include_last_offset, padding_idx=padding_idx))
     ops.table["fill_"] = lambda x, value: x.fill_(value)
     ops.table["zero_"] = lambda x: x.zero_()
 
