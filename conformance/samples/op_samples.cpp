@@ -106,6 +106,7 @@ OpSampleRegistry& OpSampleRegistry::mutable_instance() {
     register_dropout_samples(*r);
     register_convolution_samples(*r);
     register_pooling_samples(*r);
+    register_resampling_samples(*r);
     register_random_samples(*r);
     register_dynamic_samples(*r);
     register_custom_samples(*r);

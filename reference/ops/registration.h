@@ -40,6 +40,9 @@ void register_dropout_ops(OpRegistry& registry);
 void register_convolution_ops(OpRegistry& registry);
 // max, average, adaptive and power-average pools (pooling.cpp), composites over sliding windows.
 void register_pooling_ops(OpRegistry& registry);
+// pixel_shuffle/unshuffle, interpolate, grid_sample and affine_grid (resampling.cpp), composites over
+// index_select and gather; pad's reflect, replicate and circular modes live there too (resampling.h).
+void register_resampling_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);
 void register_dynamic_ops(OpRegistry& registry);
 // The spec-defined custom functions (docs/SPEC.md, CUSTOM), in custom_ops.cpp.

@@ -64,6 +64,7 @@ OpRegistry& OpRegistry::instance() {
     register_dropout_ops(*r);
     register_convolution_ops(*r);
     register_pooling_ops(*r);
+    register_resampling_ops(*r);
     register_random_ops(*r);
     register_dynamic_ops(*r);
     register_custom_ops(*r);
