@@ -98,6 +98,14 @@ class CaseReader {
     return out;
   }
 
+  // A list of numbers (or "nan"/"inf"/"-inf"), or one number.
+  std::vector<double> float_list_of(const Json& j, const std::string& path) const {
+    if (!j.is_array()) return {float_of(j, path)};
+    std::vector<double> out;
+    for (std::size_t i = 0; i < j.size(); ++i) out.push_back(float_of(j[i], fmt::format("{}[{}]", path, i)));
+    return out;
+  }
+
   std::vector<std::string> string_list_of(const Json& j, const std::string& path) const {
     if (!j.is_array()) bad(path, fmt::format("expected a list of strings but got {}", type_name(j)));
     std::vector<std::string> out;
@@ -463,6 +471,7 @@ class CaseReader {
       case ArgType::IntListArg:
         if (j.is_number_integer()) return std::vector<std::int64_t>{int_of(j, path)};
         return int_list_of(j, path);
+      case ArgType::FloatListArg: return float_list_of(j, path);
       case ArgType::ScalarArg: return scalar_of(j, path);
       case ArgType::DTypeArg: {
         const std::string name = string_of(j, path);

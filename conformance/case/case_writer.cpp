@@ -52,6 +52,11 @@ Json attr_to_json(const AttrValue& value) {
       if (v.is_integral()) return v.to<std::int64_t>();
       return float_to_json(v.to<double>());
     }
+    Json operator()(const std::vector<double>& v) const {
+      Json out = Json::array();
+      for (double x : v) out.push_back(float_to_json(x));
+      return out;
+    }
   };
   return std::visit(Writer{}, value);
 }

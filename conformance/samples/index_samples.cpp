@@ -148,7 +148,7 @@ void register_index_samples(OpSampleRegistry& registry) {
        ""});
   registry.add({"pad",
                 [](DType f, SampleRng& rng) {
-                  return std::vector<OpSample>{
+                  std::vector<OpSample> out{
                       {{rng.tensor({2, 3}, f)}, {{"pad", IntList{1, 2}}}, "last dim"},
                       {{rng.tensor({2, 3}, f)}, {{"pad", IntList{1, 0, 0, 2}}, {"value", 1.5}}, "two dims, value"},
                       {{rng.strided_tensor({3, 4}, f)}, {{"pad", IntList{-1, 2, 1, -2}}}, "strided, crops"},
@@ -157,6 +157,8 @@ void register_index_samples(OpSampleRegistry& registry) {
                       {{rng.tensor({2, 3}, f)}, {{"pad", IntList{1}}}, "odd pad rejected"},
                       {{rng.tensor({2, 3}, f)}, {{"pad", IntList{-2, -2}}}, "negative size rejected"},
                   };
+                  for (OpSample& s : pad_mode_samples(f, rng)) out.push_back(std::move(s));
+                  return out;
                 },
                 {},
                 ""});

@@ -108,6 +108,7 @@ OpSampleRegistry& OpSampleRegistry::mutable_instance() {
     register_pooling_samples(*r);
     register_attention_samples(*r);
     register_normalization_samples(*r);
+    register_resampling_samples(*r);
     register_random_samples(*r);
     register_dynamic_samples(*r);
     register_custom_samples(*r);

@@ -165,6 +165,11 @@ void register_pooling_samples(OpSampleRegistry& registry);
 void register_attention_samples(OpSampleRegistry& registry);
 // The normalization family of docs/ops/normalization.md (normalization_samples.cpp).
 void register_normalization_samples(OpSampleRegistry& registry);
+// The resampling ops of docs/ops/resampling.md (resampling_samples.cpp).
+void register_resampling_samples(OpSampleRegistry& registry);
+// pad's reflect, replicate and circular calls (resampling_samples.cpp), after pad's constant ones
+// (index_samples.cpp).
+std::vector<OpSample> pad_mode_samples(DType floating, SampleRng& rng);
 
 // The calls of the softmax family along `dim` (composite_samples.cpp): layouts, rank 0, a size-0
 // dim, and a row with one infinite entry, `extreme_entry` (-inf for softmax and log_softmax, +inf for

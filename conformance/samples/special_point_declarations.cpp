@@ -488,12 +488,51 @@ std::map<std::string, std::vector<SpecialPoint>> normalization_points() {
   };
 }
 
+// grid_sample's grid derivative where the source position has a kink or a jump (SPEC OPS-19.4): a
+// grid point exactly on a pixel (floor's tie: the segment to the right, as PyTorch's corner
+// weights), on a border of border padding and on a reflection point of reflection padding (slope 0,
+// PyTorch's clip_coordinates_set_grad, which counts a border as outside), and nearest's ties at .5
+// (round half to even). The other resampling ops are linear in their tensors, and bicubic's
+// weights are continuously differentiable across pixels.
+std::map<std::string, std::vector<SpecialPoint>> resampling_points() {
+  const auto sampling = [](const char* mode, const char* padding_mode, bool align_corners) {
+    return Attrs{
+        {"mode", std::string(mode)}, {"padding_mode", std::string(padding_mode)}, {"align_corners", align_corners}};
+  };
+  const PointOperand square = at({1.5, -0.5, 2.0, 0.25}, Shape{1, 1, 2, 2});
+  return {
+      {"grid_sample",
+       {// align_corners=False, W = H = 2: ix = x + 0.5, so x = -0.5 is pixel 0 and x = 0.5 the last pixel.
+        point("grid points on pixels", {square, at({-0.5, 0.5, 0.5, -0.5}, Shape{1, 1, 2, 2})},
+              sampling("bilinear", "zeros", false)),
+        // align_corners=True, W = H = 2: ix = (x + 1) / 2, so x = -1 and 1 are the borders.
+        point("grid points on borders", {square, at({-1.0, 1.0, 1.0, -0.5}, Shape{1, 1, 2, 2})},
+              sampling("bilinear", "border", true)),
+        // x = 3 (ix = 2) reflects to the border 0 and y = -3 (iy = -1) to 1; x = 1 is the border itself.
+        point("grid points on reflection points", {square, at({3.0, -3.0, 1.0, 0.0}, Shape{1, 1, 2, 2})},
+              sampling("bilinear", "reflection", true)),
+        // align_corners=False: ix = x + 0.5 reflects at -0.5 (x = -1) and 1.5 (x = 1); x = -0.5 is the
+        // clip's edge 0 after the reflection.
+        point("grid points on reflection points", {square, at({-1.0, 1.0, -0.5, 0.25}, Shape{1, 1, 2, 2})},
+              sampling("bilinear", "reflection", false)),
+        // W = 4, H = 1, align_corners=False: ix = 2x + 1.5, iy = y / 2: x = -0.5 and 0.5 are ties at 0.5
+        // and 2.5, both rounded to the even neighbour.
+        point("nearest ties at .5",
+              {at({1.5, -0.5, 2.0, 0.25}, Shape{1, 1, 1, 4}), at({-0.5, 0.0, 0.5, 0.0}, Shape{1, 1, 2, 2})},
+              sampling("nearest", "zeros", false)),
+        // 5-D: D = 1, H = W = 2, align_corners=True: x = -1 and y = 1 are pixels, z any.
+        point("grid point on a voxel",
+              {at({1.5, -0.5, 2.0, 0.25}, Shape{1, 1, 1, 2, 2}), at({-1.0, 1.0, 0.5}, Shape{1, 1, 1, 1, 3})},
+              sampling("bilinear", "zeros", true))}},
+  };
+}
+
 const std::map<std::string, std::vector<SpecialPoint>>& special_point_declarations() {
   static const std::map<std::string, std::vector<SpecialPoint>> declarations = [] {
     std::map<std::string, std::vector<SpecialPoint>> all;
     for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points,
                          &activation_points, &loss_points, &pooling_points, &attention_points,
-                         &normalization_points}) {
+                         &normalization_points, &resampling_points}) {
       for (auto& [op, points] : (*family)()) {
         FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
       }

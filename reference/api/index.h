@@ -1,5 +1,6 @@
 #pragma once
 #include <optional>
+#include <string>
 
 #include "reference/ops/dispatch.h"
 
@@ -40,6 +41,10 @@ inline Tensor index_add_(const Tensor& self, std::int64_t dim, const Tensor& ind
 }
 inline Tensor pad(const Tensor& self, const std::vector<std::int64_t>& pad, const Scalar& value = Scalar(0)) {
   return call_one("pad", {self}, {{"pad", pad}, {"value", value}});
+}
+// mode: "constant", "reflect", "replicate" or "circular" (docs/ops/resampling.md).
+inline Tensor pad(const Tensor& self, const std::vector<std::int64_t>& pad, const std::string& mode) {
+  return call_one("pad", {self}, {{"pad", pad}, {"mode", mode}});
 }
 
 }  // namespace funcspec::ops

@@ -17,6 +17,7 @@ std::string attr_to_string(const AttrValue& value) {
     std::string operator()(const std::vector<std::int64_t>& v) const { return fmt::format("[{}]", fmt::join(v, ", ")); }
     std::string operator()(DType v) const { return std::string(dtype_name(v)); }
     std::string operator()(const Scalar& v) const { return v.to_string(); }
+    std::string operator()(const std::vector<double>& v) const { return fmt::format("[{}]", fmt::join(v, ", ")); }
   };
   return std::visit(Printer{}, value);
 }
@@ -47,6 +48,7 @@ const std::string& Attrs::get_string(std::string_view name) const { return get<s
 const std::vector<std::int64_t>& Attrs::get_int_list(std::string_view name) const {
   return get<std::vector<std::int64_t>>(name);
 }
+const std::vector<double>& Attrs::get_float_list(std::string_view name) const { return get<std::vector<double>>(name); }
 Scalar Attrs::get_scalar(std::string_view name) const { return get<Scalar>(name); }
 DType Attrs::get_dtype(std::string_view name) const { return get<DType>(name); }
 
@@ -61,6 +63,10 @@ std::optional<double> Attrs::get_optional_float(std::string_view name) const {
 std::optional<std::vector<std::int64_t>> Attrs::get_optional_int_list(std::string_view name) const {
   if (is_none(name)) return std::nullopt;
   return get_int_list(name);
+}
+std::optional<std::vector<double>> Attrs::get_optional_float_list(std::string_view name) const {
+  if (is_none(name)) return std::nullopt;
+  return get_float_list(name);
 }
 std::optional<Scalar> Attrs::get_optional_scalar(std::string_view name) const {
   if (is_none(name)) return std::nullopt;

@@ -14,8 +14,8 @@ namespace funcspec {
 
 // The value of a non-tensor argument of an op (a dim, a flag, a mode string, an alpha). monostate
 // stands for None.
-using AttrValue =
-    std::variant<std::monostate, bool, std::int64_t, double, std::string, std::vector<std::int64_t>, DType, Scalar>;
+using AttrValue = std::variant<std::monostate, bool, std::int64_t, double, std::string, std::vector<std::int64_t>,
+                               DType, Scalar, std::vector<double>>;
 
 std::string attr_to_string(const AttrValue& value);
 
@@ -37,12 +37,14 @@ class Attrs {
   double get_float(std::string_view name) const;
   const std::string& get_string(std::string_view name) const;
   const std::vector<std::int64_t>& get_int_list(std::string_view name) const;
+  const std::vector<double>& get_float_list(std::string_view name) const;
   Scalar get_scalar(std::string_view name) const;
   DType get_dtype(std::string_view name) const;
 
   std::optional<std::int64_t> get_optional_int(std::string_view name) const;
   std::optional<double> get_optional_float(std::string_view name) const;
   std::optional<std::vector<std::int64_t>> get_optional_int_list(std::string_view name) const;
+  std::optional<std::vector<double>> get_optional_float_list(std::string_view name) const;
   std::optional<Scalar> get_optional_scalar(std::string_view name) const;
   std::optional<DType> get_optional_dtype(std::string_view name) const;
   std::optional<std::string> get_optional_string(std::string_view name) const;

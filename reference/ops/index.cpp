@@ -11,6 +11,7 @@
 #include "reference/ops/op_layer.h"
 #include "reference/ops/registration.h"
 #include "reference/ops/registry.h"
+#include "reference/ops/resampling.h"
 
 namespace funcspec {
 namespace {
@@ -287,18 +288,26 @@ void register_index_add(OpRegistry& registry) {
 }
 
 void register_pad(OpRegistry& registry) {
-  OpDef& op = registry.add("pad(Tensor self, *, int[] pad, Scalar value=0) -> Tensor", OpKind::Composite, "index",
-                           "self padded with value (constant mode); pad lists (before, after) pairs from the last "
-                           "dim backwards; negative pads crop");
+  OpDef& op = registry.add(
+      "pad(Tensor self, *, int[] pad, str mode='constant', Scalar value=0) -> Tensor", OpKind::Composite, "index",
+      "self padded with value (mode 'constant'), its mirror image without the edge ('reflect'), its "
+      "edge ('replicate') or its other end ('circular'); pad lists (before, after) pairs from the last "
+      "dim backwards; negative pads crop");
   op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
     const Tensor& self = in[0];
     const std::vector<std::int64_t>& pad = attrs.get_int_list("pad");
+    const std::string& mode = attrs.get_string("mode");
+    FUNCSPEC_CHECK(mode == "constant" || mode == "reflect" || mode == "replicate" || mode == "circular",
+                   ErrorKind::InvalidArgument,
+                   "[pad] unknown padding mode '{}' (expected 'constant', 'reflect', 'replicate' or 'circular')", mode);
     FUNCSPEC_CHECK(pad.size() % 2 == 0, ErrorKind::InvalidArgument,
                    "[pad] pad {} must have an even length (a before and an after per dim)", shape_to_string(pad));
     const std::int64_t padded_dims = static_cast<std::int64_t>(pad.size() / 2);
     FUNCSPEC_CHECK(padded_dims <= self.dim(), ErrorKind::InvalidArgument,
                    "[pad] pad {} covers {} dims but self has shape {}", shape_to_string(pad), padded_dims,
                    shape_to_string(self.shape()));
+    // reflect, replicate and circular: docs/ops/resampling.md (SPEC OPS-19.1).
+    if (mode != "constant") return {pad_with_mode(self, pad, mode, attrs.get_scalar("value"))};
     // Every size is checked before any op runs, so a bad pad list fails as a whole.
     for (std::int64_t i = 0; i < padded_dims; ++i) {
       const std::int64_t d = self.dim() - 1 - i;

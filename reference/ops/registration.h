@@ -46,6 +46,9 @@ void register_attention_ops(OpRegistry& registry);
 // forms, group_norm, local_response_norm, normalize, embedding, embedding_renorm and embedding_bag
 // (normalization.cpp), composites.
 void register_normalization_ops(OpRegistry& registry);
+// pixel_shuffle/unshuffle, interpolate, grid_sample and affine_grid (resampling.cpp), composites over
+// index_select and gather; pad's reflect, replicate and circular modes live there too (resampling.h).
+void register_resampling_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);
 void register_dynamic_ops(OpRegistry& registry);
 // The spec-defined custom functions (docs/SPEC.md, CUSTOM), in custom_ops.cpp.

@@ -66,6 +66,7 @@ OpRegistry& OpRegistry::instance() {
     register_pooling_ops(*r);
     register_attention_ops(*r);
     register_normalization_ops(*r);
+    register_resampling_ops(*r);
     register_random_ops(*r);
     register_dynamic_ops(*r);
     register_custom_ops(*r);

@@ -75,6 +75,8 @@ void parse_type(std::string_view type, ArgSpec& arg, std::string_view text) {
     arg.type = ArgType::StringArg;
   else if (type == "int[]")
     arg.type = ArgType::IntListArg;
+  else if (type == "float[]")
+    arg.type = ArgType::FloatListArg;
   else if (type == "Scalar")
     arg.type = ArgType::ScalarArg;
   else if (type == "ScalarType")
@@ -88,6 +90,12 @@ AttrValue parse_default(std::string_view s, ArgType type, std::string_view text)
   if (s == "True") return true;
   if (s == "False") return false;
   if (s.starts_with("'")) return std::string(s.substr(1, s.size() - 2));
+  if (s.starts_with("[") && type == ArgType::FloatListArg) {
+    std::vector<double> values;
+    for (std::string_view part : split_top_level(s.substr(1, s.size() - 2)))
+      values.push_back(std::stod(std::string(part)));
+    return values;
+  }
   if (s.starts_with("[")) {
     std::vector<std::int64_t> values;
     for (std::string_view part : split_top_level(s.substr(1, s.size() - 2))) values.push_back(parse_int(part, text));
@@ -117,6 +125,7 @@ std::string type_to_string(const ArgSpec& a) {
     case ArgType::FloatArg: t = "float"; break;
     case ArgType::StringArg: t = "str"; break;
     case ArgType::IntListArg: t = "int[]"; break;
+    case ArgType::FloatListArg: t = "float[]"; break;
     case ArgType::ScalarArg: t = "Scalar"; break;
     case ArgType::DTypeArg: t = "ScalarType"; break;
   }
@@ -148,6 +157,13 @@ std::optional<AttrValue> coerce(const AttrValue& v, const ArgSpec& spec) {
     case ArgType::IntListArg:
       if (std::holds_alternative<std::vector<std::int64_t>>(v)) return v;
       if (auto* i = std::get_if<std::int64_t>(&v)) return std::vector<std::int64_t>{*i};
+      break;
+    case ArgType::FloatListArg:
+      if (std::holds_alternative<std::vector<double>>(v)) return v;
+      if (auto* list = std::get_if<std::vector<std::int64_t>>(&v))
+        return std::vector<double>(list->begin(), list->end());
+      if (auto* d = std::get_if<double>(&v)) return std::vector<double>{*d};
+      if (auto* i = std::get_if<std::int64_t>(&v)) return std::vector<double>{static_cast<double>(*i)};
       break;
     case ArgType::ScalarArg:
       if (std::holds_alternative<Scalar>(v)) return v;

@@ -8,7 +8,18 @@
 
 namespace funcspec {
 
-enum class ArgType { TensorArg, TensorListArg, BoolArg, IntArg, FloatArg, StringArg, IntListArg, ScalarArg, DTypeArg };
+enum class ArgType {
+  TensorArg,
+  TensorListArg,
+  BoolArg,
+  IntArg,
+  FloatArg,
+  StringArg,
+  IntListArg,
+  ScalarArg,
+  DTypeArg,
+  FloatListArg,  // `float[]`: per-dim factors (interpolate's scale_factor)
+};
 
 struct ArgSpec {
   std::string name;

@@ -376,9 +376,22 @@ def build_ops() -> dict[str, Impl]:
         where = (slice(None),) * (dim % _ndim(x)) + (index,)
         return x.at[where].add(added)
 
+    # F.pad's other modes are jnp.pad's numpy modes under other names (docs/ops/resampling.md):
+    # PyTorch's reflect is numpy's 'reflect' (the edge not repeated), replicate is 'edge', circular is
+    # 'wrap'. jnp.pad takes no negative widths (PyTorch's crops) and repeats reflections and wraps
+    # past the input's size, where PyTorch raises.
+    _numpy_pad_modes = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
+
     @op("pad")
-    def pad(ctx, x, pad, value=0):
+    def pad(ctx, x, pad, mode="constant", value=0):
         pairs = _size(pad)
+        if mode != "constant":
+            if mode not in _numpy_pad_modes:
+                raise Unsupported(f"jnp.pad has no mode that is PyTorch's {mode!r}")
+            widths = [(0, 0)] * _ndim(x)
+            for k in range(len(pairs) // 2):
+                widths[_ndim(x) - 1 - k] = (pairs[2 * k], pairs[2 * k + 1])
+            return jnp.pad(x, widths, mode=_numpy_pad_modes[mode])
         config = [(0, 0, 0)] * _ndim(x)
         for k in range(len(pairs) // 2):
             config[_ndim(x) - 1 - k] = (pairs[2 * k], pairs[2 * k + 1], 0)

@@ -294,6 +294,43 @@ RULES: list[Rule] = [
          r'"(?:batch_norm|GroupNormKernelImpl)" not implemented for|'
          r"norm\(\): input dtype should be either floating point or complex", "dtype_not_supported"),
     Rule(r"Index \d+ is out of bounds: -?\d+, range 0 to \d+", "index_out_of_range"),
+    # The resampling family (docs/ops/resampling.md, SPEC OPS-19.5): pad's modes, pixel_(un)shuffle,
+    # F.interpolate (mostly checked in Python), grid_sample and affine_grid.
+    Rule(r"Argument #\d+: Padding size should be less than the corresponding input dimension|"
+         r"input \([DHW]: \d+(?:, [DHW]: \d+)*\) ?is too small\. Calculated output|"
+         r"Padding mode \"\w+\" doesn't take in value argument|Unrecognised padding mode|"
+         r"Padding value causes wrapping around more than once|"
+         r"Negative padding value is resulting in an empty dimension|"
+         r"pixel_(?:un)?shuffle expects a positive (?:up|down)scale_factor|"
+         r"align_corners option can only be set with the interpolating modes|"
+         r"only one of size or scale_factor should be defined|either size or scale_factor should be defined|"
+         r"Input and (?:output|scale_factor) must have the same number of spatial dimensions|"
+         r"recompute_scale_factor is not meaningful with an explicit size|"
+         r"nn\.functional\.grid_sample\(\): expected (?:mode|padding_mode) to be|"
+         r"affine_grid only supports 4D and 5D sizes|Expected non-zero, positive output size", "invalid_argument"),
+    Rule(r"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now|"
+         r"Padding size \d+ is not supported for \d+D input tensor|"
+         r"\d+D or \d+D \(batch mode\) tensor expected for input|"
+         r"pixel_(?:un)?shuffle expects input to have at least \d+ dimensions|"
+         r"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor|"
+         r"pixel_unshuffle expects (?:height|width) to be divisible by downscale_factor|"
+         r"Got \d+D input, but \w+ mode needs \d+D input|"
+         r"Input Error: Only 3D, 4D and 5D input Tensors supported \(got \d+D\) for the modes: .* "
+         r"\(got (?:nearest|linear|bilinear|bicubic|trilinear|area|nearest-exact)\)|"
+         r"Input and output sizes should be greater than 0, but got input \((?:[DHW]: \d+, )*[DHW]: 0\b|"
+         r"Non-empty \d+D data tensor expected but got a tensor with sizes|"
+         r"grid_sampler\(\): bicubic interpolation only supports 4D input|"
+         r"grid_sampler\(\): expected \d+D input and grid with same number of dimensions|"
+         r"grid_sampler\(\): expected grid and input to have same batch size|"
+         r"grid_sampler\(\): expected grid to have size \d+ in last dimension|"
+         r"grid_sampler\(\): expected input to have non-empty spatial dimensions|"
+         r"Expected a batch of [23]D affine matrices of shape Nx[23]x[34]|"
+         r"Invalid input shape for pixel_shuffle|grid last dimension must be \d+ \(for x,y(?:,z)? coords\)",
+         "shape_mismatch"),
+    Rule(r"Input Error: Only 3D, 4D and 5D input Tensors supported \(got \d+D\) for the modes: .* \(got [^)]*\)|"
+         r"Input and output sizes should be greater than 0", "invalid_argument"),
+    Rule(r"grid_sampler\(\): expected input and grid to have same dtype|grid_sampler_[23]d_cpu not implemented for|"
+         r"Expected theta to have floating point type", "dtype_not_supported"),
     # The losses' options and shapes (docs/ops/loss.md); F.* checks many of them in Python.
     Rule(r"huber_loss does not support non-positive values for delta|"
          r"smooth_l1_loss does not support negative values for beta|only p == 1 and p == 2 supported|"

@@ -355,7 +355,7 @@ def build_ops() -> Ops:
             inplace=lambda x, mask, value: x.masked_fill_(mask, value))
     ops.add("index_add", lambda x, index, source, dim, alpha=1: torch.index_add(x, dim, index, source, alpha=alpha),
             inplace=lambda x, index, source, dim, alpha=1: x.index_add_(dim, index, source, alpha=alpha))
-    ops.add("pad", lambda x, pad, value=0: F.pad(x, _dims(pad), mode="constant", value=value))
+    ops.add("pad", lambda x, pad, mode="constant", value=0: F.pad(x, _dims(pad), mode=mode, value=value))
 
     # Linear algebra (docs/ops/linalg.md).
     ops.add("einsum", lambda operands, equation: torch.einsum(equation, *operands))
@@ -603,6 +603,25 @@ def build_ops() -> Ops:
             mode="mean", include_last_offset=False, padding_idx=None: F.embedding_bag(
         x, weight, offsets, scale_grad_by_freq=scale_grad_by_freq, mode=mode,
         per_sample_weights=per_sample_weights, include_last_offset=include_last_offset, padding_idx=padding_idx))
+    # The resampling family (docs/ops/resampling.md); pad's modes are above. A one-entry size or
+    # scale_factor is F.interpolate's single number (repeated for every spatial dim).
+    ops.add("pixel_shuffle", lambda x, upscale_factor: F.pixel_shuffle(x, upscale_factor))
+    ops.add("pixel_unshuffle", lambda x, downscale_factor: F.pixel_unshuffle(x, downscale_factor))
+
+    def _factors(values: Any) -> Any:
+        if values is None:
+            return None
+        values = [float(v) for v in ([values] if isinstance(values, (int, float)) else values)]
+        return values[0] if len(values) == 1 else tuple(values)
+
+    ops.add("interpolate", lambda x, size=None, scale_factor=None, mode="nearest", align_corners=None,
+            recompute_scale_factor=None: F.interpolate(
+                x, size=None if size is None else _spatial(size), scale_factor=_factors(scale_factor), mode=mode,
+                align_corners=align_corners, recompute_scale_factor=recompute_scale_factor))
+    ops.add("grid_sample", lambda x, grid, mode="bilinear", padding_mode="zeros", align_corners=False: F.grid_sample(
+        x, grid, mode=mode, padding_mode=padding_mode, align_corners=align_corners))
+    ops.add("affine_grid", lambda theta, size, align_corners=False: F.affine_grid(
+        theta, list(_dims(size)), align_corners=align_corners))
     ops.table["fill_"] = lambda x, value: x.fill_(value)
     ops.table["zero_"] = lambda x: x.zero_()
 

@@ -56,6 +56,21 @@ TEST(BindAttrs, FillsDefaultsAndCoerces) {
   EXPECT_DOUBLE_EQ(defaults.get_float("eps"), 1e-05);
 }
 
+TEST(BindAttrs, FloatListsTakeNumbersAndListsOfThem) {
+  const OpSchema s = parse_schema("f(Tensor x, *, float[]? scale=None, float[] factors=[1.5, 2]) -> Tensor");
+  EXPECT_EQ(s.to_string(), "f(Tensor x, *, float[]? scale=None, float[] factors=[1.5, 2]) -> Tensor");
+  EXPECT_EQ(bind_attrs(s, {}).get_float_list("factors"), (std::vector<double>{1.5, 2.0}));
+  EXPECT_TRUE(bind_attrs(s, {}).is_none("scale"));
+  // One number is a list of one, and integers read as floats.
+  EXPECT_EQ(bind_attrs(s, {{"scale", 2.5}}).get_float_list("scale"), (std::vector<double>{2.5}));
+  EXPECT_EQ(bind_attrs(s, {{"scale", std::int64_t{2}}}).get_float_list("scale"), (std::vector<double>{2.0}));
+  EXPECT_EQ(bind_attrs(s, {{"scale", std::vector<std::int64_t>{1, 3}}}).get_float_list("scale"),
+            (std::vector<double>{1.0, 3.0}));
+  EXPECT_EQ(bind_attrs(s, {{"scale", std::vector<double>{0.5, 1.25}}}).get_float_list("scale"),
+            (std::vector<double>{0.5, 1.25}));
+  EXPECT_THROW(bind_attrs(s, {{"scale", std::string("2")}}), Error);
+}
+
 TEST(BindAttrs, UnknownNameListsTheKnownOnes) {
   const OpSchema s = parse_schema("f(Tensor x, bool keepdim=False) -> Tensor");
   try {
