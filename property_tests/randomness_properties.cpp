@@ -79,12 +79,14 @@ struct RandomOpTraits {
 // class, and the 'same' rule cannot be stated for it, so these laws leave it out.
 std::optional<RandomOpTraits> classify(const OpDef& op) {
   static const std::set<std::string, std::less<>> sized = {"rand", "randn", "randint"};
-  static const std::set<std::string, std::less<>> shape_giving = {"uniform", "normal_functional", "bernoulli.p",
-                                                                  "dropout"};
+  static const std::set<std::string, std::less<>> shape_giving = {"uniform",     "normal_functional", "exponential",
+                                                                  "bernoulli.p", "dropout",           "gumbel_softmax"};
   static const std::set<std::string, std::less<>> distribution = {"bernoulli", "normal", "multinomial"};
   // register_random_inplace does not record the functional op it writes with.
-  static const std::map<std::string, std::string, std::less<>> in_place = {
-      {"uniform_", "uniform"}, {"normal_", "normal_functional"}, {"bernoulli_", "bernoulli.p"}};
+  static const std::map<std::string, std::string, std::less<>> in_place = {{"uniform_", "uniform"},
+                                                                           {"normal_", "normal_functional"},
+                                                                           {"exponential_", "exponential"},
+                                                                           {"bernoulli_", "bernoulli.p"}};
   if (!op.random) return std::nullopt;
   RandomOpTraits traits;
   traits.op = &op;
@@ -166,6 +168,12 @@ Case with_draw_over(Case example, const RandomStep& step, const std::vector<Draw
       const std::string name = fmt::format("draw_argument_{}", k);
       replacement.push_back(OpCall{{name}, "expand", {draw.args[k]}, Attrs{{"size", size}}, false});
       draw.args[k] = name;
+    }
+    // An op that reduces along a dim of the example (gumbel_softmax's softmax) must keep reducing
+    // along it: the batch dims in front move a non-negative dim to the right.
+    if (draw.attrs.has("dim") && std::holds_alternative<std::int64_t>(draw.attrs.at("dim"))) {
+      const std::int64_t dim = draw.attrs.get_int("dim");
+      if (dim >= 0) draw.attrs.set("dim", dim + static_cast<std::int64_t>(lead.size()));
     }
   }
   replacement.push_back(draw);
@@ -657,14 +665,14 @@ constexpr std::int64_t kMostCategories = 12;  // randint's high - low is at most
 constexpr double kFalseAlarmPerRun = 1e-9;
 constexpr double kBoundsPerRun = 50.0 * kSlicePrCases * kSlices * kMostCategories;
 
-enum class Law { Uniform, Normal, Bernoulli, Integers };
+enum class Law { Uniform, Normal, Exponential, Bernoulli, Integers };
 
 struct StatisticCase {
   Case c;
   std::string op;
   Law law = Law::Uniform;
   Randomness flag = Randomness::Different;
-  // Per slice, per element: (from, to), (mean, std), (p, unused) or (low, high).
+  // Per slice, per element: (from, to), (mean, std), (rate, unused), (p, unused) or (low, high).
   std::vector<std::vector<double>> first, second;
 };
 
@@ -679,8 +687,9 @@ std::vector<double> slice_values(const Tensor& t, bool mapped, std::int64_t b) {
 
 StatisticCase draw_statistic_case() {
   static const std::vector<std::string> candidates = {
-      "rand",    "randn",       "randint",    "uniform",   "uniform_", "normal_functional",
-      "normal_", "bernoulli.p", "bernoulli_", "bernoulli", "normal"};
+      "rand",    "randn",       "randint",      "uniform",     "uniform_",   "normal_functional",
+      "normal_", "exponential", "exponential_", "bernoulli.p", "bernoulli_", "bernoulli",
+      "normal"};
   std::vector<std::string> ops;
   for (const std::string& name : candidates) {
     if (OpRegistry::instance().find(name) != nullptr) ops.push_back(name);
@@ -757,6 +766,12 @@ StatisticCase draw_statistic_case() {
       out.law = Law::Uniform;
       first = constant(from);
       second = constant(to);
+    } else if (out.op == "exponential" || out.op == "exponential_") {
+      const double rate = *rc::gen::inRange(1, 17) / 4.0;
+      step.attrs = {{"lambd", rate}};
+      out.law = Law::Exponential;
+      first = constant(rate);
+      second = constant(0);
     } else if (out.op == "normal_functional" || out.op == "normal_") {
       const double mean = *rc::gen::inRange(-8, 9) / 4.0;
       const double std = *rc::gen::inRange(1, 13) / 4.0;
@@ -800,7 +815,8 @@ std::string slice_misfit(const StatisticCase& sc, std::size_t b, const std::vect
   const std::int64_t n = static_cast<std::int64_t>(values.size());
   switch (sc.law) {
     case Law::Uniform:
-    case Law::Normal: {
+    case Law::Normal:
+    case Law::Exponential: {
       std::vector<double> u(values.size());
       for (std::size_t i = 0; i < values.size(); ++i) {
         const double x = values[i];
@@ -810,6 +826,10 @@ std::string slice_misfit(const StatisticCase& sc, std::size_t b, const std::vect
           if (x < a[i] || x > z[i] || (sc.op == "rand" && x >= 1))
             return fmt::format("element {} = {} lies outside [{}, {}]", i, x, a[i], z[i]);
           u[i] = (x - a[i]) / (z[i] - a[i]);
+        } else if (sc.law == Law::Exponential) {
+          // GEN-3.1: exponential draws are >= 0; the CDF is 1 - exp(-rate x).
+          if (x < 0) return fmt::format("element {} = {} is negative", i, x);
+          u[i] = -std::expm1(-a[i] * x);
         } else {
           u[i] = standard_normal_cdf((x - a[i]) / z[i]);
         }

@@ -75,10 +75,72 @@ std::vector<OpSample> attention_samples(DType f, SampleRng& rng) {
   };
 }
 
+// multi_head_attention_forward: (L, N, E) or (L, E) inputs with packed projections, with and
+// without biases, self- and cross-attention (S != L), one and several heads, boolean and additive
+// key_padding_mask and attn_mask (2-D and per-head 3-D; True hides a key, and no row is fully
+// hidden: that row is a special point), weights averaged or per head, an empty batch and the
+// rejected shapes. A small call (E = 1) the property laws can draw.
+std::vector<OpSample> mha_samples(DType f, SampleRng& rng) {
+  const auto call = [&](Shape q, Shape kv, std::int64_t E, bool biases) {
+    return TensorList{rng.tensor(q, f),
+                      rng.tensor(kv, f),
+                      rng.tensor(kv, f),
+                      rng.tensor({3 * E, E}, f, -1, 1),
+                      biases ? rng.tensor({3 * E}, f) : Tensor(),
+                      rng.tensor({E, E}, f, -1, 1),
+                      biases ? rng.tensor({E}, f) : Tensor(),
+                      Tensor(),
+                      Tensor()};
+  };
+  const auto heads = [](std::int64_t h, bool average = true) {
+    return Attrs{{"num_heads", h}, {"average_attn_weights", average}};
+  };
+  const auto masked = [](TensorList in, Tensor padding, Tensor mask) {
+    in[7] = std::move(padding);
+    in[8] = std::move(mask);
+    return in;
+  };
+  // Hides key j from query i where (i + j) % 3 == 0 (the opposite sense of sdpa's keep mask).
+  const auto hide = [](std::int64_t queries, std::int64_t keys) {
+    std::vector<std::int64_t> hidden;
+    for (std::int64_t i = 0; i < queries; ++i) {
+      for (std::int64_t j = 0; j < keys; ++j) hidden.push_back((i + j) % 3 == 0 ? 1 : 0);
+    }
+    return from_vector(hidden, {queries, keys}, DType::Bool);
+  };
+  return {
+      {call({2, 1}, {2, 1}, 1, true), heads(1), "small: unbatched, E = 1"},
+      {call({3, 2, 4}, {3, 2, 4}, 4, true), heads(2), "self-attention, batch 2, 2 heads"},
+      {call({2, 2, 4}, {3, 2, 4}, 4, false), heads(2, false), "cross-attention, no biases, weights per head"},
+      {call({3, 4}, {2, 4}, 4, true), heads(4), "unbatched, 4 heads"},
+      {masked(call({3, 2, 2}, {4, 2, 2}, 2, true), from_values({0, 0, 1, 0, 1, 0, 0, 0}, {2, 4}, DType::Bool),
+              hide(3, 4)),
+       heads(1), "boolean key_padding_mask and attn_mask"},
+      {masked(call({2, 1, 2}, {3, 1, 2}, 2, true), rng.tensor({1, 3}, f), rng.tensor({2, 2, 3}, f)), heads(2, false),
+       "additive masks, a 3-D attn_mask per head"},
+      {masked(call({3, 2}, {2, 2}, 2, true), from_values({1, 0}, {2}, DType::Bool), Tensor()), heads(2),
+       "unbatched key_padding_mask"},
+      {call({2, 0, 2}, {2, 0, 2}, 2, true), heads(1), "size-0 batch"},
+      {{rng.strided_tensor({2, 2}, f), rng.tensor({3, 2}, f), rng.tensor({3, 2}, f), rng.tensor({6, 2}, f), Tensor(),
+        rng.tensor({2, 2}, f), Tensor(), Tensor(), Tensor()},
+       heads(2),
+       "transposed query"},
+      {call({3, 4}, {2, 4}, 4, true), heads(3), "embed_dim not divisible by num_heads (rejected)"},
+      {call({2, 1, 2}, {3, 2, 2}, 2, true), heads(1), "key batch differs shape-mismatch"},
+      {call({2}, {2}, 2, true), heads(1), "1-D query shape-mismatch"},
+      {masked(call({2, 2}, {3, 2}, 2, true), Tensor(), hide(3, 2)), heads(1), "attn_mask of the wrong shape"},
+      {masked(call({2, 2}, {3, 2}, 2, true), from_values({0, 1}, {2}, DType::Bool), Tensor()), heads(1),
+       "key_padding_mask of the wrong shape"},
+  };
+}
+
 }  // namespace
 
 void register_attention_samples(OpSampleRegistry& registry) {
   registry.add({"scaled_dot_product_attention", attention_samples, {64.0, 64.0, 0.0, 1.0}, ""});
+  // Three projections of E <= 4 products, then attention as above and a fourth projection: about
+  // twice sdpa's error, against max|input|.
+  registry.add({"multi_head_attention_forward", mha_samples, {128.0, 128.0, 0.0, 1.0}, ""});
 }
 
 }  // namespace funcspec::samples

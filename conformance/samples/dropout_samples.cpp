@@ -53,6 +53,26 @@ std::vector<OpSample> feature_samples(DType floating, SampleRng& rng, std::int64
   return out;
 }
 
+// gumbel_softmax over every dim and rank it reads, soft and hard, tau above and below 1, an empty
+// softmax dim (hard needs an element to pick: argmax's error) and an empty batch.
+std::vector<OpSample> gumbel_softmax_samples(DType floating, SampleRng& rng) {
+  const auto with = [](double tau, bool hard, std::int64_t dim) {
+    return Attrs{{"tau", tau}, {"hard", hard}, {"dim", dim}};
+  };
+  return {
+      {{rng.tensor({3, 4}, floating)}, {}, "soft, defaults"},
+      {{rng.strided_tensor({4, 3}, floating)}, with(0.5, false, 0), "transposed, dim 0, tau 0.5"},
+      {{rng.tensor({2, 3, 2}, floating)}, with(2.0, true, 1), "hard, 3-D, dim 1, tau 2"},
+      {{rng.tensor({5}, floating)}, with(1.0, true, -1), "hard, 1-D"},
+      {{rng.tensor({}, floating)}, with(1.0, true, 0), "hard, rank 0"},
+      {{rng.tensor({0, 4}, floating)}, with(1.0, true, -1), "hard, size-0 batch"},
+      {{rng.tensor({3, 0}, floating)}, with(1.0, false, -1), "soft, empty dim"},
+      {{rng.tensor({3, 0}, floating)}, with(1.0, true, -1), "hard, empty dim (rejected)"},
+      {{rng.tensor({2, 3}, floating)}, with(1.0, false, 2), "dim out of range (rejected)"},
+      {{rng.tensor({2, 3}, DType::Int64, -3, 3)}, {}, "int64 (rejected)"},
+  };
+}
+
 }  // namespace
 
 void register_dropout_samples(OpSampleRegistry& registry) {
@@ -66,6 +86,10 @@ void register_dropout_samples(OpSampleRegistry& registry) {
   }
   // x * (keep * a) + b, b from keep, a and constants: four roundings of terms of |x| a and a few.
   registry.add({"alpha_dropout", alpha_dropout_samples, {4.0, 4.0, 0.0, 2.0}, ""});
+  // -log of the exponential draw (within a few ulps relatively: an absolute error of a few eps in
+  // g, plus log's rounding of |g| <= 45), over tau >= 0.5, then softmax's own error; hard adds
+  // one_hot - y + y. Measured against the outputs' scale of 1.
+  registry.add({"gumbel_softmax", gumbel_softmax_samples, {16.0, 8.0, 1.0, 0.0}, ""});
   registry.add({"feature_alpha_dropout",
                 [](DType f, SampleRng& rng) {
                   std::vector<OpSample> out = feature_samples(f, rng, 2);

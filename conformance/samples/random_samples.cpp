@@ -2,6 +2,8 @@
 // float32/float64 inputs and once with the oracle dtype, so it compares the float draws of
 // NOTE: [portable distributions] with the oracle's draws of the same bits. Ops whose dtype comes
 // from an attribute (rand, randn, randint) draw in that dtype in both runs and must agree exactly.
+#include <limits>
+
 #include "conformance/samples/op_samples.h"
 
 namespace funcspec::samples {
@@ -107,6 +109,21 @@ void register_random_samples(OpSampleRegistry& registry) {
   };
   registry.add({"uniform", uniform_like, {2.5, 2.5, 4.0, 0.0}, ""});
   registry.add({"uniform_", uniform_like, {2.5, 2.5, 4.0, 0.0}, ""});
+  // exponential: e / lambd. The float64 e lies within 4 ulps of the oracle's, relatively (u1 or
+  // 1 - u1 rounded once, the portable log within 2 ulps, Goldberg's product and quotient); the
+  // division rounds once: <= 4.5 ulps. float32 rounds the float64 e and the quotient: <= 1 ulp32
+  // and a float64-sized remainder. No magnitude floor: the draws near 0 are held to this too.
+  const auto exponential_like = [](DType floating, SampleRng& rng) {
+    std::vector<OpSample> out = shape_donor_samples(floating, rng, {{"lambd", 2.5}});
+    out.push_back({{rng.tensor({6}, floating)}, {}, "rate 1"});
+    out.push_back(
+        {{rng.tensor({3}, floating)}, {{"lambd", std::numeric_limits<double>::infinity()}}, "infinite rate (zeros)"});
+    // The rejected rate and dtype are case files (errors/exponential--*): a random primitive under
+    // vmap's randomness='error' refuses to draw before it reads its arguments.
+    return out;
+  };
+  registry.add({"exponential", exponential_like, {5.0, 1.5, 0.0, 0.0}, ""});
+  registry.add({"exponential_", exponential_like, {5.0, 1.5, 0.0, 0.0}, ""});
   registry.add({"bernoulli_",
                 [](DType floating, SampleRng& rng) {
                   std::vector<OpSample> out = shape_donor_samples(floating, rng, {{"p", 0.25}});

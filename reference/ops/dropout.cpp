@@ -2,6 +2,7 @@
 // random in every mode. Feature dropout draws one keep decision per (sample, channel) and
 // broadcasts it over the remaining dims; alpha dropout replaces a dropped element by SELU's
 // saturation value and rescales so that a standard normal input keeps its mean and variance.
+// gumbel_softmax joins them: a composite over `exponential`, random in every mode.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -84,6 +85,29 @@ std::int64_t feature_batch_dims(std::string_view op, const Tensor& input, std::i
   return rank == 5 ? 2 : 1;
 }
 
+// F.gumbel_softmax: softmax((logits + g) / tau) with g = -log(e), e standard exponential (Gumbel
+// noise as PyTorch draws it); with hard, the one-hot of its argmax (the first of ties) plus y - y
+// with the first y detached, so the value is the one-hot (up to that rounding) and the derivative
+// is the soft sample's (the straight-through estimator).
+Tensor gumbel_softmax(const Tensor& logits, const Attrs& attrs) {
+  // Every argument error comes before the draw, as dropout's (under vmap's randomness='error' the
+  // example's own error is the one raised).
+  check_dtype("gumbel_softmax", "logits", logits.dtype(), DTypeSet::Floating);
+  const std::int64_t dim = attrs.get_int("dim");
+  const std::int64_t wrapped = wrap_dim(dim, logits.dim(), "gumbel_softmax");
+  FUNCSPEC_CHECK(!attrs.get_bool("hard") || logits.dim() == 0 || logits.size(wrapped) > 0, ErrorKind::InvalidArgument,
+                 "[gumbel_softmax] hard needs a class to pick but dim {} of shape {} is empty", dim,
+                 shape_to_string(logits.shape()));
+  const Tensor gumbels = call_one("neg", {call_one("log", {call_one("exponential", {logits})})});
+  const Tensor noisy = call_one("div", {call_one("add", {logits, gumbels}), ops::lit(attrs.get_float("tau"))});
+  const Tensor soft = call_one("softmax", {noisy}, {{"dim", dim}});
+  if (!attrs.get_bool("hard")) return soft;
+  const Tensor index = call_one("argmax", {soft}, {{"dim", dim}, {"keepdim", true}});
+  const Tensor ones = call_one("ones_like", {index}, {{"dtype", soft.dtype()}});
+  const Tensor one_hot = call_one("scatter_add", {call_one("zeros_like", {soft}), index, ones}, {{"dim", dim}});
+  return call_one("add", {call_one("sub", {one_hot, call_one("detach", {soft})}), soft});
+}
+
 }  // namespace
 
 void register_dropout_ops(OpRegistry& registry) {
@@ -115,6 +139,17 @@ void register_dropout_ops(OpRegistry& registry) {
                      "[feature_alpha_dropout] needs a batch and a channel dim but got shape {}",
                      shape_to_string(in[0].shape()));
       return {dropout_impl(in[0], call, Noise::PerFeature, 2, true)};
+    };
+  }
+  {
+    OpDef& op = registry.add(
+        "gumbel_softmax(Tensor logits, *, float tau=1, bool hard=False, int dim=-1) -> Tensor", OpKind::Composite,
+        "dropout",
+        "softmax((logits + g) / tau) over dim, g Gumbel noise -log(exponential); hard: its one-hot argmax with the "
+        "soft sample's derivative");
+    op.random = true;
+    op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+      return {gumbel_softmax(in[0], attrs)};
     };
   }
   for (const std::int64_t spatial : {1, 2, 3}) {

@@ -91,6 +91,11 @@ KernelFn uniform_kernel() {
 }
 
 template <auto fn>
+KernelFn exponential_kernel() {
+  return [](const KernelArgs& a) { fn(a.outputs[0], *a.random, a.attrs.get_float("lambd")); };
+}
+
+template <auto fn>
 KernelFn multinomial_kernel() {
   return [](const KernelArgs& a) {
     fn(a.inputs[0], a.outputs[0], a.attrs.get_int("num_samples"), a.attrs.get_bool("replacement"), *a.random);
@@ -190,6 +195,20 @@ void register_random_ops(OpRegistry& registry) {
     op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(uniform_kernel<&cuda::fill_uniform>());
   }
   {
+    OpDef& op = registry.add("exponential(Tensor self, float lambd=1) -> Tensor", OpKind::Random, "random",
+                             "e / lambd, e standard exponential, in self's shape and floating dtype (self's values "
+                             "unused)");
+    op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+      check_dtype("exponential", "self", in[0].dtype(), DTypeSet::Floating);
+      const double lambd = attrs.get_float("lambd");
+      // PyTorch 2's exponential_ check; an infinite rate gives zeros, as e / inf.
+      FUNCSPEC_CHECK(lambd > 0, ErrorKind::InvalidArgument, "[exponential] expects lambd > 0 but got lambd={}", lambd);
+      return {{in[0].shape(), in[0].dtype()}};
+    };
+    op.cpu_kernel = exponential_kernel<&cpu::fill_exponential>();
+    op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(exponential_kernel<&cuda::fill_exponential>());
+  }
+  {
     OpDef& op =
         registry.add("multinomial(Tensor self, int num_samples, bool replacement=False) -> Tensor", OpKind::Random,
                      "random", "category indices drawn with probability proportional to the weights of each row");
@@ -218,6 +237,8 @@ void register_random_ops(OpRegistry& registry) {
                           "normal_functional", "fills self with mean + std * z", true);
   register_random_inplace(registry, "uniform_(Tensor(a!) self, float from=0, float to=1) -> Tensor(a!)", "uniform",
                           "fills self with uniform samples in [from, to)", true);
+  register_random_inplace(registry, "exponential_(Tensor(a!) self, float lambd=1) -> Tensor(a!)", "exponential",
+                          "fills self with exponential samples of rate lambd", true);
   register_random_inplace(registry, "bernoulli_(Tensor(a!) self, float p=0.5) -> Tensor(a!)", "bernoulli.p",
                           "fills self with 1 at probability p, else 0 (any dtype)", false);
 }

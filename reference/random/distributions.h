@@ -26,7 +26,11 @@
 //   randint(lo, hi)    lo + U(0,1) mod (hi - lo). The modulo bias: with n = hi - lo, each value has
 //                      probability floor(2^64/n)/2^64 or ceil(2^64/n)/2^64, which differ from 1/n
 //                      by less than 2^-64, a relative bias below n * 2^-64 (< 5.5e-11 for n < 1e9).
-//   exponential        -log(u1) with u1 and the portable log as for the normal (multinomial's race).
+//   exponential        -log(u1) with u1 and the portable log as for the normal when u1 <= 1/2, else
+//                      -log1p(-v) with v = open_unit_interval(~U(0,1)) = 1 - u1 (Goldberg's form,
+//                      see exponential_float64); for multinomial's race and the exponential op;
+//                      float32 = the float64 one rounded; oracle = -log((U(0,1) + 1/2) * 2^-64) at
+//                      oracle precision.
 #include <cstdint>
 #include <cstring>
 
@@ -175,9 +179,24 @@ FUNCSPEC_HOST_DEVICE inline float normal_float32(const PhiloxBlock& block) {
   return static_cast<float>(normal_float64(block));
 }
 
-// A standard exponential draw, for the exponential race of multinomial without replacement.
+// A standard exponential draw, -log(u1), for the exponential race of multinomial without
+// replacement and for the exponential op, within a few ulps of the oracle's relatively. Above 1/2,
+// rounding u1 is an absolute error of up to 2^-54, which is large against -log(u1) ~ 1 - u1 (and
+// gumbel_softmax takes the log of the draw), so there the draw uses v = 1 - u1, which the
+// complemented bits give exactly before one rounding, and -log1p(-v) in Goldberg's form
+// log(w) v / (w - 1) with w = 1 - v rounded (w - 1 is exact).
 FUNCSPEC_HOST_DEVICE inline double exponential_float64(const PhiloxBlock& block) {
-  return -portable_log(open_unit_interval(word_pair(block, 0)));
+  const std::uint64_t bits = word_pair(block, 0);
+  const double u1 = open_unit_interval(bits);
+  if (u1 <= 0.5) return -portable_log(u1);
+  const double v = open_unit_interval(~bits);
+  const double w = 1.0 - v;
+  if (w == 1.0) return v;  // v < 2^-53: -log1p(-v) = v to double precision
+  return portable_log(w) * v / (w - 1.0);
+}
+
+FUNCSPEC_HOST_DEVICE inline float exponential_float32(const PhiloxBlock& block) {
+  return static_cast<float>(exponential_float64(block));
 }
 
 // lo + U(0,1) mod (hi - lo), for lo < hi; wraps through uint64 so any int64 range works.

@@ -120,14 +120,14 @@ void add_sized_rule(RuleAttacher& attach, const std::string& op) {
 void register_random_rules(RuleAttacher& attach) {
   // Batching.
   for (const char* op : {"rand", "randn", "randint"}) add_sized_rule(attach, op);
-  for (const char* op : {"uniform", "normal_functional", "bernoulli.p"}) add_shape_only_rule(attach, op);
+  for (const char* op : {"uniform", "normal_functional", "exponential", "bernoulli.p"}) add_shape_only_rule(attach, op);
   for (const char* op : {"bernoulli", "normal", "multinomial"}) add_distribution_rule(attach, op);
 
   // Derivatives.
   // Draws carry no derivative, not even with respect to their distribution's parameters (normal's
   // mean and std, bernoulli's p), as PyTorch. The in-place draws decompose into these and copy_.
   for (const char* op : {"rand", "randn", "randint", "bernoulli", "bernoulli.p", "multinomial", "normal",
-                         "normal_functional", "uniform"}) {
+                         "normal_functional", "uniform", "exponential"}) {
     attach.non_differentiable(op);
   }
 }

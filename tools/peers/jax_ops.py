@@ -602,6 +602,9 @@ def build_ops() -> dict[str, Impl]:
         ctx.keys.next(), jnp.shape(x), dtype=jnp.result_type(x))
     ops["uniform"] = lambda ctx, x, from_=0.0, to=1.0: jax.random.uniform(
         ctx.keys.next(), jnp.shape(x), dtype=jnp.result_type(x), minval=from_, maxval=to)
+    # jax.random.exponential has rate 1; a JAX user divides by the rate.
+    ops["exponential"] = lambda ctx, x, lambd=1.0: jax.random.exponential(
+        ctx.keys.next(), jnp.shape(x), dtype=jnp.result_type(x)) / lambd
 
     @op("multinomial")
     def multinomial(ctx, x, num_samples, replacement=False):

@@ -258,6 +258,19 @@ RULES: list[Rule] = [
          lambda case, step: step is not None and step.op == "scaled_dot_product_attention"),
     Rule(r"Expected query, key, and value to have the same dtype|expected m1 and m2 to have the same dtype",
          "dtype_not_supported", lambda case, step: step is not None and step.op == "scaled_dot_product_attention"),
+    # multi_head_attention_forward (SPEC OPS-20.3): PyTorch's asserts, then the messages of the
+    # projections' matmuls, views and expands when a shape slips past them.
+    Rule(r"not divisible by num_heads", "invalid_argument",
+         lambda case, step: step is not None and step.op == "multi_head_attention_forward"),
+    Rule(r"query should be unbatched 2D or batched 3D|For (?:un)?batched \(\d-D\) `query`|"
+         r"expecting key_padding_mask shape|The shape of the [23]D attn_mask|attn_mask's dimension|"
+         r"key shape .* does not match value shape|was expecting embedding dimension|"
+         r"mat1 and mat2 shapes cannot be multiplied|The expanded size of the tensor|not enough values to unpack|"
+         r"shape '\[[-\d, ]*\]' is invalid for input of size", "shape_mismatch",
+         lambda case, step: step is not None and step.op == "multi_head_attention_forward"),
+    Rule(r"only bool and floating types of (?:key_padding_mask|attn_mask) are supported|expected scalar type|"
+         r"expected (?:m1 and m2|mat1 and mat2) to have the same dtype|Only float, byte, and bool types are supported",
+         "dtype_not_supported", lambda case, step: step is not None and step.op == "multi_head_attention_forward"),
     # The normalization family (docs/ops/normalization.md, SPEC OPS-18.3). functorch's famous refusal
     # to write per-example statistics into unbatched running statistics (SPEC OPS-18.1, VMAP-3.1).
     Rule(r"(?:Batch|Instance) norm got a batched tensor as input while the running_mean or running_var, which "

@@ -498,6 +498,8 @@ def build_ops() -> Ops:
     ops.add("dropout", lambda x, p=0.5, train=True: F.dropout(x, p, training=train))
     ops.add("alpha_dropout", lambda x, p=0.5, train=True: F.alpha_dropout(x, p, training=train))
     ops.add("feature_alpha_dropout", lambda x, p=0.5, train=True: F.feature_alpha_dropout(x, p, training=train))
+    ops.add("gumbel_softmax", lambda logits, tau=1.0, hard=False, dim=-1: F.gumbel_softmax(logits, tau=tau, hard=hard,
+                                                                                           dim=dim))
     for n in (1, 2, 3):
         ops.add(f"dropout{n}d", (lambda f: lambda x, p=0.5, train=True: f(x, p, training=train))(
             getattr(F, f"dropout{n}d")))
@@ -559,6 +561,14 @@ def build_ops() -> Ops:
                 enable_gqa=False: F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, is_causal=is_causal,
                                                                  scale=scale, **({"enable_gqa": True} if enable_gqa
                                                                                  else {})))
+    # multi_head_attention_forward (docs/ops/attention.md): F.multi_head_attention_forward's
+    # need_weights path with packed projections and no dropout, in either version.
+    ops.add("multi_head_attention_forward",
+            lambda q, k, v, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias, key_padding_mask=None,
+            attn_mask=None, num_heads=1, average_attn_weights=True: F.multi_head_attention_forward(
+                q, k, v, q.shape[-1], num_heads, in_proj_weight, in_proj_bias, None, None, False, 0.0,
+                out_proj_weight, out_proj_bias, training=False, key_padding_mask=key_padding_mask, need_weights=True,
+                attn_mask=attn_mask, average_attn_weights=average_attn_weights))
     # The normalization family (docs/ops/normalization.md). batch_norm and instance_norm write their
     # running statistics as F.* does. Their functional forms: PyTorch 2's ATen
     # _native_batch_norm_legit_functional (results 0, 3 and 4; 1 and 2 are the statistics its
@@ -668,6 +678,10 @@ def build_ops() -> Ops:
     ops.table["normal_"] = lambda x, mean=0.0, std=1.0: x.normal_(mean, std)
     ops.table["uniform_"] = lambda x, from_=0.0, to=1.0: x.uniform_(from_, to)
     ops.table["bernoulli_"] = lambda x, p=0.5: x.bernoulli_(p)
+    # exponential: ATen's functional op in PyTorch 2; what a 1.13 user writes otherwise.
+    ops.add("exponential", lambda x, lambd=1.0: torch.ops.aten.exponential(x, lambd) if v2 else
+            torch.empty_like(x).exponential_(lambd))
+    ops.table["exponential_"] = lambda x, lambd=1.0: x.exponential_(lambd)
     ops.add("multinomial", lambda x, num_samples, replacement=False: torch.multinomial(x, num_samples,
                                                                                        replacement))
 

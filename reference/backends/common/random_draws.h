@@ -40,6 +40,18 @@ FUNCSPEC_HOST_DEVICE T normal_draw(const random::PhiloxBlock& block) {
   }
 }
 
+template <typename T>
+FUNCSPEC_HOST_DEVICE T exponential_draw(const random::PhiloxBlock& block) {
+  if constexpr (std::is_same_v<T, float>) {
+    return random::exponential_float32(block);
+  } else if constexpr (std::is_same_v<T, double>) {
+    return random::exponential_float64(block);
+  } else {
+    static_assert(is_oracle_v<T>, "exponential draws are floating");
+    return -math::log(boost::multiprecision::ldexp(T(random::word_pair(block, 0)) + T(0.5), -64));
+  }
+}
+
 // Bernoulli(p) for p in [0, 1] of any floating type: U(0,1) * 2^-64 < p, decided exactly.
 template <typename T>
 FUNCSPEC_HOST_DEVICE bool bernoulli_draw(const random::PhiloxBlock& block, const T& p) {

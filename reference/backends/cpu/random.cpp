@@ -53,6 +53,13 @@ void fill_normal(const Tensor& out, const random::PhiloxStream& stream, double m
   });
 }
 
+void fill_exponential(const Tensor& out, const random::PhiloxStream& stream, double lambd) {
+  visit_floating_dtype(out.dtype(), [&]<typename T>() {
+    const T rate = T(lambd);
+    fill_by_index<T>(out, [&](std::uint64_t i) { return common::exponential_draw<T>(stream.block(i)) / rate; });
+  });
+}
+
 void fill_randint(const Tensor& out, const random::PhiloxStream& stream, std::int64_t low, std::int64_t high) {
   visit_dtype(out.dtype(), [&]<typename T>() {
     fill_by_index<T>(

@@ -11,6 +11,8 @@ namespace funcspec::cpu {
 // order of the output, except multinomial (see its comment).
 void fill_uniform(const Tensor& out, const random::PhiloxStream& stream, double from, double to);
 void fill_normal(const Tensor& out, const random::PhiloxStream& stream, double mean, double std);
+// Standard exponential draws divided by lambd.
+void fill_exponential(const Tensor& out, const random::PhiloxStream& stream, double lambd);
 void fill_randint(const Tensor& out, const random::PhiloxStream& stream, std::int64_t low, std::int64_t high);
 void fill_bernoulli_scalar(const Tensor& out, const random::PhiloxStream& stream, double p);
 void bernoulli_tensor(const Tensor& p, const Tensor& out, const random::PhiloxStream& stream);

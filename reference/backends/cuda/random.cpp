@@ -52,6 +52,13 @@ void fill_normal(const Tensor& out, const random::PhiloxStream& stream, double m
   });
 }
 
+void fill_exponential(const Tensor& out, const random::PhiloxStream& stream, double lambd) {
+  const Geometry geometry = geometry_of(out.shape(), "exponential");
+  visit_cuda_floating_dtype(out.dtype(), [&]<typename T>() {
+    launch_fill_exponential<T>(geometry, strided_view_of<T>(out, "exponential"), stream, T(lambd));
+  });
+}
+
 void fill_randint(const Tensor& out, const random::PhiloxStream& stream, std::int64_t low, std::int64_t high) {
   const Geometry geometry = geometry_of(out.shape(), "randint");
   visit_cuda_dtype(out.dtype(), [&]<typename T>() {

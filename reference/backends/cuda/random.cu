@@ -41,6 +41,13 @@ __global__ void fill_normal_kernel(Geometry geometry, StridedView<T> out, random
 }
 
 template <typename T>
+__global__ void fill_exponential_kernel(Geometry geometry, StridedView<T> out, random::PhiloxStream stream, T rate) {
+  FUNCSPEC_GRID_STRIDE_LOOP(i, geometry.numel) {
+    element_at(out, i, geometry) = common::exponential_draw<T>(stream.block(static_cast<std::uint64_t>(i))) / rate;
+  }
+}
+
+template <typename T>
 __global__ void fill_randint_kernel(Geometry geometry, StridedView<T> out, random::PhiloxStream stream,
                                     std::int64_t low, std::int64_t high) {
   FUNCSPEC_GRID_STRIDE_LOOP(i, geometry.numel) {
@@ -236,6 +243,15 @@ void launch_fill_normal(const Geometry& geometry, const StridedView<T>& out, con
 }
 
 template <typename T>
+void launch_fill_exponential(const Geometry& geometry, const StridedView<T>& out, const random::PhiloxStream& stream,
+                             T rate) {
+  if (geometry.numel == 0) return;
+  FUNCSPEC_LAUNCH(blocks_for(geometry.numel), kThreadsPerBlock, fill_exponential_kernel<T>)
+  (geometry, out, stream, rate);
+  check_launch("the exponential kernel");
+}
+
+template <typename T>
 void launch_fill_randint(const Geometry& geometry, const StridedView<T>& out, const random::PhiloxStream& stream,
                          std::int64_t low, std::int64_t high) {
   if (geometry.numel == 0) return;
@@ -316,15 +332,16 @@ void launch_multinomial_without_replacement(std::int64_t rows, std::int64_t cate
                                        std::int64_t, std::int64_t);                                                  \
   template void launch_fill_bernoulli_scalar<T>(const Geometry&, const StridedView<T>&, const random::PhiloxStream&, \
                                                 double);
-#define FUNCSPEC_INSTANTIATE_FLOATING_RANDOM(T)                                                                    \
-  template void launch_fill_uniform<T>(const Geometry&, const StridedView<T>&, const random::PhiloxStream&, T, T); \
-  template void launch_fill_normal<T>(const Geometry&, const StridedView<T>&, const random::PhiloxStream&, T, T);  \
-  template std::int64_t first_probability_outside_unit_interval<T>(const Geometry&, const StridedView<T>&);        \
-  template void launch_bernoulli_tensor<T>(const Geometry&, const StridedView<T>&, const StridedView<T>&,          \
-                                           const random::PhiloxStream&);                                           \
-  template std::int64_t first_invalid_std<T>(const Geometry&, const StridedView<T>&);                              \
-  template void launch_normal_tensor<T>(const Geometry&, const StridedView<T>&, const StridedView<T>&,             \
-                                        const StridedView<T>&, const random::PhiloxStream&);                       \
+#define FUNCSPEC_INSTANTIATE_FLOATING_RANDOM(T)                                                                     \
+  template void launch_fill_uniform<T>(const Geometry&, const StridedView<T>&, const random::PhiloxStream&, T, T);  \
+  template void launch_fill_normal<T>(const Geometry&, const StridedView<T>&, const random::PhiloxStream&, T, T);   \
+  template void launch_fill_exponential<T>(const Geometry&, const StridedView<T>&, const random::PhiloxStream&, T); \
+  template std::int64_t first_probability_outside_unit_interval<T>(const Geometry&, const StridedView<T>&);         \
+  template void launch_bernoulli_tensor<T>(const Geometry&, const StridedView<T>&, const StridedView<T>&,           \
+                                           const random::PhiloxStream&);                                            \
+  template std::int64_t first_invalid_std<T>(const Geometry&, const StridedView<T>&);                               \
+  template void launch_normal_tensor<T>(const Geometry&, const StridedView<T>&, const StridedView<T>&,              \
+                                        const StridedView<T>&, const random::PhiloxStream&);                        \
   template void launch_multinomial_rows<T>(const WeightRows<T>&, double*, double*, std::int64_t*);
 FUNCSPEC_INSTANTIATE_ANY_DTYPE_RANDOM(bool)
 FUNCSPEC_INSTANTIATE_ANY_DTYPE_RANDOM(std::int64_t)

@@ -39,6 +39,11 @@ template <typename T>
 void launch_fill_normal(const Geometry& geometry, const StridedView<T>& out, const random::PhiloxStream& stream, T mean,
                         T std);
 
+// out[i] = exponential(block(i)) / rate; T is float or double.
+template <typename T>
+void launch_fill_exponential(const Geometry& geometry, const StridedView<T>& out, const random::PhiloxStream& stream,
+                             T rate);
+
 // out[i] = randint_value(block(i), low, high) converted to T.
 template <typename T>
 void launch_fill_randint(const Geometry& geometry, const StridedView<T>& out, const random::PhiloxStream& stream,

@@ -39,7 +39,11 @@ RANDOM_OPS = frozenset(
         "normal_",
         "uniform",
         "uniform_",
+        "exponential",
+        "exponential_",
         "multinomial",
+        # softmax((logits + Gumbel noise) / tau): draws on every call (docs/ops/dropout.md).
+        "gumbel_softmax",
     }
 )
 
