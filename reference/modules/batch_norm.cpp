@@ -1,16 +1,19 @@
 #include "reference/modules/batch_norm.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "reference/api/ops.h"
 #include "reference/modules/init.h"
 
 namespace funcspec::modules {
 
 // NOTE: [batch norm]
-// Follows torch.nn.BatchNorm1d and its native kernel:
+// Follows torch.nn.BatchNorm1d/2d and their native kernel:
 // - Batch statistics (training mode, or no running statistics) are per channel over the batch dim
-//   and, for [N, C, L] inputs, the length dim: n = N (or N * L) values. The normalization uses
-//   the biased variance; the running variance is updated with the unbiased one, var * n / (n - 1).
-//   n = 1 is refused (invalid_argument), as PyTorch refuses "more than 1 value per channel".
+//   and the spatial dims ([N, C, L]: L; [N, C, H, W]: H and W): n = N (or N * L, N * H * W) values. The normalization
+//   uses the biased variance; the running variance is updated with the unbiased one, var * n / (n - 1). n = 1 is
+//   refused (invalid_argument), as PyTorch refuses "more than 1 value per channel".
 // - The running statistics are updated as momentum * batch + (1 - momentum) * running, written in
 //   place into whatever tensors the buffer slots hold (the caller's under functional_call), and
 //   from detached batch statistics: the update is bookkeeping, not part of the function being
@@ -21,13 +24,15 @@ namespace funcspec::modules {
 //   computed as a tensor rather than read as a number, so it also works under vmap and on meta.
 // - Evaluation mode normalizes with the running statistics and writes nothing.
 
-BatchNorm1d::BatchNorm1d(std::int64_t num_features, BatchNormOptions batch_norm, ModuleOptions options)
+BatchNorm::BatchNorm(std::int64_t num_features, std::vector<std::int64_t> ranks, BatchNormOptions batch_norm,
+                     ModuleOptions options)
     : num_features_(num_features),
+      ranks_(std::move(ranks)),
       eps_(batch_norm.eps),
       momentum_(batch_norm.momentum),
       track_running_stats_(batch_norm.track_running_stats) {
-  FUNCSPEC_CHECK(num_features > 0, ErrorKind::InvalidArgument, "[BatchNorm1d] num_features must be positive, got {}",
-                 num_features);
+  FUNCSPEC_CHECK(num_features > 0, ErrorKind::InvalidArgument, "[{}] num_features must be positive, got {}",
+                 ranks_.front() == 4 ? "BatchNorm2d" : "BatchNorm1d", num_features);
   register_parameter("weight", batch_norm.affine ? init::filled({num_features}, 1, options) : Tensor());
   register_parameter("bias", batch_norm.affine ? init::filled({num_features}, 0, options) : Tensor());
   const bool track = batch_norm.track_running_stats;
@@ -36,23 +41,25 @@ BatchNorm1d::BatchNorm1d(std::int64_t num_features, BatchNormOptions batch_norm,
   register_buffer("num_batches_tracked", track ? init::filled({}, 0, {DType::Int64, options.device}) : Tensor());
 }
 
-void BatchNorm1d::remove_running_stats() {
+void BatchNorm::remove_running_stats() {
   for (const char* name : {"running_mean", "running_var", "num_batches_tracked"}) swap_state(name, Tensor());
   track_running_stats_ = false;
 }
 
-Tensor BatchNorm1d::forward_tensor(const Tensor& input) {
-  FUNCSPEC_CHECK(input.dim() == 2 || input.dim() == 3, ErrorKind::ShapeMismatch,
-                 "[BatchNorm1d] expects an input [N, C] or [N, C, L], got shape {}", shape_to_string(input.shape()));
+Tensor BatchNorm::forward_tensor(const Tensor& input) {
+  const bool rank_ok = std::find(ranks_.begin(), ranks_.end(), input.dim()) != ranks_.end();
+  FUNCSPEC_CHECK(rank_ok, ErrorKind::ShapeMismatch, "[{}] expects an input {}, got shape {}", type_name(),
+                 ranks_.front() == 4 ? "[N, C, H, W]" : "[N, C] or [N, C, L]", shape_to_string(input.shape()));
   FUNCSPEC_CHECK(input.size(1) == num_features_, ErrorKind::ShapeMismatch,
-                 "[BatchNorm1d] input of shape {} has {} channels (dim 1) but the module has num_features {}",
+                 "[{}] input of shape {} has {} channels (dim 1) but the module has num_features {}", type_name(),
                  shape_to_string(input.shape()), input.size(1), num_features_);
-  const bool with_length = input.dim() == 3;
-  const std::vector<std::int64_t> reduced =
-      with_length ? std::vector<std::int64_t>{0, 2} : std::vector<std::int64_t>{0};
-  // Per-channel statistics broadcast against the input: [1, C] or [1, C, 1].
-  const std::vector<std::int64_t> channel_shape =
-      with_length ? std::vector<std::int64_t>{1, num_features_, 1} : std::vector<std::int64_t>{1, num_features_};
+  // Every dim but the channel's, and the per-channel statistics' shape against the input: [1, C, 1...].
+  std::vector<std::int64_t> reduced{0};
+  std::vector<std::int64_t> channel_shape{1, num_features_};
+  for (std::int64_t d = 2; d < input.dim(); ++d) {
+    reduced.push_back(d);
+    channel_shape.push_back(1);
+  }
   const Tensor& running_mean = buffer("running_mean");
   const Tensor& running_var = buffer("running_var");
   const bool use_batch_stats = training() || !running_mean.defined() || !running_var.defined();
@@ -60,9 +67,9 @@ Tensor BatchNorm1d::forward_tensor(const Tensor& input) {
   Tensor mean;
   Tensor variance;
   if (use_batch_stats) {
-    const std::int64_t n = input.size(0) * (with_length ? input.size(2) : 1);
+    const std::int64_t n = input.numel() / num_features_;
     FUNCSPEC_CHECK(n > 1, ErrorKind::InvalidArgument,
-                   "[BatchNorm1d] batch statistics need more than 1 value per channel, got input shape {}",
+                   "[{}] batch statistics need more than 1 value per channel, got input shape {}", type_name(),
                    shape_to_string(input.shape()));
     mean = ops::mean(input, reduced);
     const Tensor centered = ops::sub(input, ops::reshape(mean, channel_shape));
@@ -100,7 +107,7 @@ Tensor BatchNorm1d::forward_tensor(const Tensor& input) {
 
 Module& replace_all_batch_norm_modules(Module& root) {
   for (const auto& [name, module] : root.named_modules()) {
-    if (auto* batch_norm = dynamic_cast<BatchNorm1d*>(module)) {
+    if (auto* batch_norm = dynamic_cast<BatchNorm*>(module)) {
       if (batch_norm->track_running_stats()) batch_norm->remove_running_stats();
     }
   }

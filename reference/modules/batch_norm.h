@@ -1,6 +1,7 @@
 #pragma once
-// BatchNorm1d(num_features), as torch.nn.BatchNorm1d, over inputs [N, C] or [N, C, L] with C =
-// num_features. NOTE: [batch norm] in batch_norm.cpp states the rules; in short:
+// BatchNorm1d(num_features) and BatchNorm2d(num_features), as torch.nn's, over inputs [N, C] or
+// [N, C, L] (1d) and [N, C, H, W] (2d) with C = num_features; both are BatchNorm, which reduces
+// over every dim but the channel's. NOTE: [batch norm] in batch_norm.cpp states the rules; in short:
 //   training mode: normalize with the batch's mean and biased variance per channel, and (with
 //     track_running_stats) update the buffers in place:
 //       running_mean <- momentum * mean + (1 - momentum) * running_mean
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "reference/modules/module.h"
 
@@ -25,10 +27,8 @@ struct BatchNormOptions {
   bool track_running_stats = true;       // running_mean, running_var, num_batches_tracked exist
 };
 
-class BatchNorm1d : public TensorModule {
+class BatchNorm : public TensorModule {
  public:
-  explicit BatchNorm1d(std::int64_t num_features, BatchNormOptions batch_norm = {}, ModuleOptions options = {});
-  std::string_view type_name() const override { return "BatchNorm1d"; }
   Tensor forward_tensor(const Tensor& input) override;
 
   std::int64_t num_features() const { return num_features_; }
@@ -38,17 +38,42 @@ class BatchNorm1d : public TensorModule {
   void remove_running_stats();
 
  protected:
-  BatchNorm1d(const BatchNorm1d&) = default;
-  std::shared_ptr<Module> shallow_copy() const override { return std::shared_ptr<Module>(new BatchNorm1d(*this)); }
+  // `ranks`: the input ranks the layer takes ({2, 3} for 1d, {4} for 2d).
+  BatchNorm(std::int64_t num_features, std::vector<std::int64_t> ranks, BatchNormOptions batch_norm,
+            ModuleOptions options);
+  BatchNorm(const BatchNorm&) = default;
 
  private:
   std::int64_t num_features_;
+  std::vector<std::int64_t> ranks_;
   double eps_;
   std::optional<double> momentum_;
   bool track_running_stats_;
 };
 
-// Calls remove_running_stats on every BatchNorm1d of the tree and returns `root`, as
+class BatchNorm1d : public BatchNorm {
+ public:
+  explicit BatchNorm1d(std::int64_t num_features, BatchNormOptions batch_norm = {}, ModuleOptions options = {})
+      : BatchNorm(num_features, {2, 3}, batch_norm, options) {}
+  std::string_view type_name() const override { return "BatchNorm1d"; }
+
+ protected:
+  BatchNorm1d(const BatchNorm1d&) = default;
+  std::shared_ptr<Module> shallow_copy() const override { return std::shared_ptr<Module>(new BatchNorm1d(*this)); }
+};
+
+class BatchNorm2d : public BatchNorm {
+ public:
+  explicit BatchNorm2d(std::int64_t num_features, BatchNormOptions batch_norm = {}, ModuleOptions options = {})
+      : BatchNorm(num_features, {4}, batch_norm, options) {}
+  std::string_view type_name() const override { return "BatchNorm2d"; }
+
+ protected:
+  BatchNorm2d(const BatchNorm2d&) = default;
+  std::shared_ptr<Module> shallow_copy() const override { return std::shared_ptr<Module>(new BatchNorm2d(*this)); }
+};
+
+// Calls remove_running_stats on every BatchNorm of the tree and returns `root`, as
 // torch.func.replace_all_batch_norm_modules_. What it is for: under vmap, a BatchNorm in training
 // mode writes each example's statistics into running buffers shared by the whole batch, which is
 // vmap_inplace_unbatched; without running statistics nothing is written and each example is
