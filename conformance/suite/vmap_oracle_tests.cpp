@@ -202,12 +202,22 @@ std::vector<oracles::BatchLevel> levels_of(const Batching& batching, std::int64_
 
 // Example e's results: the op on the example's inputs (copies, so an in-place op writes its own).
 // An op that draws random numbers (a composite like dropout, an in-place random op) must be
-// refused by vmap's default randomness='error', so that is the example's error.
+// refused by vmap's default randomness='error', so that is the example's error; also when the
+// example fails after its draw (gumbel_softmax reads dim after drawing): vmap refuses the draw first.
 TensorList op_on_example(const samples::OpSampleSpec& spec, const samples::OpSample& sample, const TensorList& inputs,
                          const Attrs& attrs) {
-  TensorList results =
-      samples::run_program(spec.op, samples::sample_program(spec, sample), samples::clone_inputs(inputs), attrs);
-  if (random::current_generator().draw_calls() != 0) throw Error(ErrorKind::VmapRandomness, "draws random numbers");
+  const auto refuse_a_draw = [] {
+    if (random::current_generator().draw_calls() != 0) throw Error(ErrorKind::VmapRandomness, "draws random numbers");
+  };
+  TensorList results;
+  try {
+    results =
+        samples::run_program(spec.op, samples::sample_program(spec, sample), samples::clone_inputs(inputs), attrs);
+  } catch (const Error&) {
+    refuse_a_draw();
+    throw;
+  }
+  refuse_a_draw();
   return results;
 }
 

@@ -90,15 +90,15 @@ std::int64_t feature_batch_dims(std::string_view op, const Tensor& input, std::i
 // with the first y detached, so the value is the one-hot (up to that rounding) and the derivative
 // is the soft sample's (the straight-through estimator).
 Tensor gumbel_softmax(const Tensor& logits, const Attrs& attrs) {
-  // Every argument error comes before the draw, as dropout's (under vmap's randomness='error' the
-  // example's own error is the one raised).
-  check_dtype("gumbel_softmax", "logits", logits.dtype(), DTypeSet::Floating);
+  // The draw comes first, as in PyTorch (its noise is drawn before softmax reads dim): under vmap's
+  // randomness='error' the refusal is the error of every call, and exponential's own dtype check
+  // refuses integer logits; then dim and hard's class are checked.
+  const Tensor gumbels = call_one("neg", {call_one("log", {call_one("exponential", {logits})})});
   const std::int64_t dim = attrs.get_int("dim");
   const std::int64_t wrapped = wrap_dim(dim, logits.dim(), "gumbel_softmax");
   FUNCSPEC_CHECK(!attrs.get_bool("hard") || logits.dim() == 0 || logits.size(wrapped) > 0, ErrorKind::InvalidArgument,
                  "[gumbel_softmax] hard needs a class to pick but dim {} of shape {} is empty", dim,
                  shape_to_string(logits.shape()));
-  const Tensor gumbels = call_one("neg", {call_one("log", {call_one("exponential", {logits})})});
   const Tensor noisy = call_one("div", {call_one("add", {logits, gumbels}), ops::lit(attrs.get_float("tau"))});
   const Tensor soft = call_one("softmax", {noisy}, {{"dim", dim}});
   if (!attrs.get_bool("hard")) return soft;

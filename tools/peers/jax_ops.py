@@ -34,7 +34,7 @@ JAX_DTYPES = {
 
 _NUMERIC_ATTRS = frozenset(
     {"alpha", "value", "fill_value", "p", "beta", "threshold", "mean", "std", "from", "to", "start", "end", "step",
-     "eps", "label_smoothing", "correction", "ord", "maxnorm"}
+     "eps", "label_smoothing", "correction", "ord", "maxnorm", "lambd"}
 )
 
 Impl = Callable[..., Any]

@@ -258,12 +258,14 @@ RULES: list[Rule] = [
          lambda case, step: step is not None and step.op == "scaled_dot_product_attention"),
     Rule(r"Expected query, key, and value to have the same dtype|expected m1 and m2 to have the same dtype",
          "dtype_not_supported", lambda case, step: step is not None and step.op == "scaled_dot_product_attention"),
+    # exponential_ on an integer tensor (PyTorch 2; also inside gumbel_softmax's draw).
+    Rule(r"Exponential distribution is a continuous probability distribution", "dtype_not_supported"),
     # multi_head_attention_forward (SPEC OPS-20.3): PyTorch's asserts, then the messages of the
     # projections' matmuls, views and expands when a shape slips past them.
     Rule(r"not divisible by num_heads", "invalid_argument",
          lambda case, step: step is not None and step.op == "multi_head_attention_forward"),
     Rule(r"query should be unbatched 2D or batched 3D|For (?:un)?batched \(\d-D\) `query`|"
-         r"expecting key_padding_mask shape|The shape of the [23]D attn_mask|attn_mask's dimension|"
+         r"expecting key_padding_mask shape|Expected key_padded_mask\.shape|The shape of the [23]D attn_mask|attn_mask's dimension|"
          r"key shape .* does not match value shape|was expecting embedding dimension|"
          r"mat1 and mat2 shapes cannot be multiplied|The expanded size of the tensor|not enough values to unpack|"
          r"shape '\[[-\d, ]*\]' is invalid for input of size", "shape_mismatch",
@@ -428,6 +430,7 @@ RULES: list[Rule] = [
          r"num_samples should be positive|"
          r"bernoulli_\(?.*\)? expects p to be in \[0, 1\]|"
          r"normal expects std >= 0.0|"
+         r"exponential_ expects lambda > 0|"
          r"Padding length must be divisible by 2|Padding length too large|"
          r"dropout probability has to be between 0 and 1|"
          r"cannot be converted to type .* without overflow|value cannot be converted to type|"
