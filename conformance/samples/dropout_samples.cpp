@@ -69,7 +69,6 @@ std::vector<OpSample> gumbel_softmax_samples(DType floating, SampleRng& rng) {
       {{rng.tensor({3, 0}, floating)}, with(1.0, false, -1), "soft, empty dim"},
       {{rng.tensor({3, 0}, floating)}, with(1.0, true, -1), "hard, empty dim (rejected)"},
       {{rng.tensor({2, 3}, floating)}, with(1.0, false, 2), "dim out of range (rejected)"},
-      {{rng.tensor({2, 3}, DType::Int64, -3, 3)}, {}, "int64 (rejected)"},
   };
 }
 
