@@ -30,6 +30,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <variant>
 
 #include "conformance/case/evaluate.h"
 #include "conformance/oracles/loop_and_stack.h"
@@ -47,6 +48,7 @@
 #include "reference/api/ops.h"
 #include "reference/ops/dispatch.h"
 #include "reference/ops/registry.h"
+#include "reference/ops/schema.h"
 #include "reference/random/generator.h"
 
 namespace funcspec::properties {
@@ -161,19 +163,41 @@ Case with_draw_over(Case example, const RandomStep& step, const std::vector<Draw
     for (std::int64_t s : original.attrs.get_int_list("size")) size.push_back(s);
     draw.attrs.set("size", size);
   } else {
+    // An op that reduces along a dim of the example (gumbel_softmax's softmax) must keep reducing
+    // along it: the batch dims in front move a non-negative dim right. A rank-0 example's dim is
+    // its one element, which the draw over the batch gets as a trailing dim of size 1 (the same
+    // elements in the same order, so the same bits), squeezed away after the draw.
+    // The attributes as the op reads them: a dim left out is the schema's default.
+    const Attrs bound = bind_attrs(OpRegistry::instance().get(draw.op).schema, draw.attrs);
+    const bool reads_a_dim = bound.has("dim") && std::holds_alternative<std::int64_t>(bound.at("dim"));
+    bool any_expanded = false, all_rank_0 = true;
+    for (std::size_t k = 0; k < draw.args.size(); ++k) {
+      if (!draw.args[k] || k >= step.expand_to.size() || !step.expand_to[k]) continue;
+      any_expanded = true;
+      all_rank_0 = all_rank_0 && step.expand_to[k]->empty();
+    }
+    const bool scalar_example = reads_a_dim && any_expanded && all_rank_0;
     for (std::size_t k = 0; k < draw.args.size(); ++k) {
       if (!draw.args[k] || k >= step.expand_to.size() || !step.expand_to[k]) continue;
       std::vector<std::int64_t> size = lead;
       size.insert(size.end(), step.expand_to[k]->begin(), step.expand_to[k]->end());
+      if (scalar_example) size.push_back(1);
       const std::string name = fmt::format("draw_argument_{}", k);
       replacement.push_back(OpCall{{name}, "expand", {draw.args[k]}, Attrs{{"size", size}}, false});
       draw.args[k] = name;
     }
-    // An op that reduces along a dim of the example (gumbel_softmax's softmax) must keep reducing
-    // along it: the batch dims in front move a non-negative dim to the right.
-    if (draw.attrs.has("dim") && std::holds_alternative<std::int64_t>(draw.attrs.at("dim"))) {
-      const std::int64_t dim = draw.attrs.get_int("dim");
+    if (reads_a_dim) {
+      const std::int64_t dim = bound.get_int("dim");
       if (dim >= 0) draw.attrs.set("dim", dim + static_cast<std::int64_t>(lead.size()));
+    }
+    if (scalar_example) {
+      draw.outs = {"draw_with_unit_dim"};
+      replacement.push_back(draw);
+      draw = OpCall{{"draw_over_batch"},
+                    "squeeze",
+                    {std::string("draw_with_unit_dim")},
+                    Attrs{{"dim", std::vector<std::int64_t>{-1}}},
+                    false};
     }
   }
   replacement.push_back(draw);
