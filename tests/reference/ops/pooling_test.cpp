@@ -15,6 +15,7 @@
 namespace funcspec {
 namespace {
 
+using testing_support::expect_op_error;
 using testing_support::expect_same;
 using testing_support::values;
 
