@@ -7,6 +7,7 @@
 // stack_module_state (equal to the loop over models).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
