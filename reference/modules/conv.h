@@ -4,15 +4,12 @@
 // weight (C_out, C_in / groups, kh, kw) and a bias (C_out). Both are drawn uniform on
 // ±1/sqrt(fan_in), fan_in = C_in / groups · kh · kw, what PyTorch's kaiming_uniform_(a = sqrt(5))
 // and its bias rule give.
-#include <array>
 #include <cstdint>
 #include <memory>
 
 #include "reference/modules/module.h"
 
 namespace funcspec::modules {
-
-using Pair = std::array<std::int64_t, 2>;
 
 struct Conv2dOptions {
   Pair stride{1, 1};

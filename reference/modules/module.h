@@ -22,6 +22,7 @@
 // statistics were removed. Empty slots have no name in the state, as PyTorch's None parameters.
 //
 // Forward is written with ops only (call, call_one, ops::), so every transform sees through it.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,6 +47,9 @@ struct ModuleOptions {
 };
 
 using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
+
+// A layer's per-spatial-dim option over two dims (Conv2d's and MaxPool2d's kernel, stride, ...).
+using Pair = std::array<std::int64_t, 2>;
 
 class Module {
  public:

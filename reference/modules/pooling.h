@@ -7,7 +7,6 @@
 #include <memory>
 #include <optional>
 
-#include "reference/modules/conv.h"
 #include "reference/modules/module.h"
 
 namespace funcspec::modules {
