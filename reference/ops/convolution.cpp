@@ -25,24 +25,6 @@ namespace {
 constexpr char kSpatialLabels[] = "xyz";
 constexpr char kTapLabels[] = "ijk";
 
-std::string spatial_name(std::int64_t n) { return n == 1 ? "L" : n == 2 ? "H, W" : "D, H, W"; }
-
-std::vector<std::int64_t> positive(std::string_view op, std::string_view name, std::vector<std::int64_t> values) {
-  for (std::int64_t v : values) {
-    FUNCSPEC_CHECK(v > 0, ErrorKind::InvalidArgument, "[{}] {} must be positive but is {}", op, name,
-                   shape_to_string(values));
-  }
-  return values;
-}
-
-std::vector<std::int64_t> non_negative(std::string_view op, std::string_view name, std::vector<std::int64_t> values) {
-  for (std::int64_t v : values) {
-    FUNCSPEC_CHECK(v >= 0, ErrorKind::InvalidArgument, "[{}] {} must not be negative but is {}", op, name,
-                   shape_to_string(values));
-  }
-  return values;
-}
-
 // The checks and geometry shared by convolutions and transposed convolutions of `n` spatial dims.
 struct ConvCall {
   std::int64_t n = 0;
@@ -63,7 +45,7 @@ ConvCall checked_conv_call(std::string_view op, std::int64_t n, const Tensor& in
                  dtype_name(bias.dtype()));
   FUNCSPEC_CHECK(input.dim() == n + 1 || input.dim() == n + 2, ErrorKind::ShapeMismatch,
                  "[{}] expected a {}-D (unbatched: C, {}) or {}-D (batched: N, C, {}) input but got shape {}", op,
-                 n + 1, spatial_name(n), n + 2, spatial_name(n), shape_to_string(input.shape()));
+                 n + 1, spatial_dims_name(n), n + 2, spatial_dims_name(n), shape_to_string(input.shape()));
   FUNCSPEC_CHECK(weight.dim() == n + 2, ErrorKind::ShapeMismatch, "[{}] expected a {}-D weight but got shape {}", op,
                  n + 2, shape_to_string(weight.shape()));
   ConvCall call;
@@ -72,8 +54,8 @@ ConvCall checked_conv_call(std::string_view op, std::int64_t n, const Tensor& in
   call.groups = attrs.get_int("groups");
   FUNCSPEC_CHECK(call.groups > 0, ErrorKind::InvalidArgument, "[{}] groups must be positive but is {}", op,
                  call.groups);
-  const auto stride = positive(op, "stride", per_spatial_dim(op, "stride", attrs.get_int_list("stride"), n));
-  const auto dilation = positive(op, "dilation", per_spatial_dim(op, "dilation", attrs.get_int_list("dilation"), n));
+  const auto stride = spatial_list_at_least(op, "stride", attrs.get_int_list("stride"), n, 1);
+  const auto dilation = spatial_list_at_least(op, "dilation", attrs.get_int_list("dilation"), n, 1);
   for (std::int64_t i = 0; i < n; ++i) call.geometry.push_back({weight.size(2 + i), stride[i], dilation[i]});
   return call;
 }
@@ -160,11 +142,10 @@ void register_conv(OpRegistry& registry, std::int64_t n) {
         OpKind::Composite, "convolution",
         fmt::format("the {}-D cross-correlation of an (N, C, {}) input with a (C_out, C / groups, k...) weight, "
                     "plus bias; padding in zeros on both sides",
-                    n, spatial_name(n)));
+                    n, spatial_dims_name(n)));
     op.decompose = [name, n](const TensorList& in, const Attrs& attrs) -> TensorList {
       const ConvCall call = checked_conv_call(name, n, in[0], in[1], in[2], attrs);
-      const auto padding =
-          non_negative(name, "padding", per_spatial_dim(name, "padding", attrs.get_int_list("padding"), n));
+      const auto padding = spatial_list_at_least(name, "padding", attrs.get_int_list("padding"), n, 0);
       return {convolution(name, call, in[0], in[1], in[2], padding, padding)};
     };
   }
@@ -255,12 +236,12 @@ void register_conv_transpose(OpRegistry& registry, std::int64_t n) {
       OpKind::Composite, "convolution",
       fmt::format("the {}-D transposed convolution (the adjoint of conv{}d in its input) of an (N, C_in, {}) input "
                   "with a (C_in, C_out / groups, k...) weight, plus bias",
-                  n, n, spatial_name(n)));
+                  n, n, spatial_dims_name(n)));
   op.decompose = [name, n](const TensorList& in, const Attrs& attrs) -> TensorList {
     ConvCall call = checked_conv_call(name, n, in[0], in[1], in[2], attrs);
-    call.padding = non_negative(name, "padding", per_spatial_dim(name, "padding", attrs.get_int_list("padding"), n));
-    const auto output_padding = non_negative(
-        name, "output_padding", per_spatial_dim(name, "output_padding", attrs.get_int_list("output_padding"), n));
+    call.padding = spatial_list_at_least(name, "padding", attrs.get_int_list("padding"), n, 0);
+    const auto output_padding =
+        spatial_list_at_least(name, "output_padding", attrs.get_int_list("output_padding"), n, 0);
     return {transposed_convolution(name, call, in[0], in[1], in[2], output_padding)};
   };
 }
@@ -272,12 +253,11 @@ struct BlockCall {
 };
 
 BlockCall checked_block_call(std::string_view op, const Attrs& attrs) {
-  const auto kernel =
-      positive(op, "kernel_size", per_spatial_dim(op, "kernel_size", attrs.get_int_list("kernel_size"), 2));
-  const auto dilation = positive(op, "dilation", per_spatial_dim(op, "dilation", attrs.get_int_list("dilation"), 2));
-  const auto stride = positive(op, "stride", per_spatial_dim(op, "stride", attrs.get_int_list("stride"), 2));
+  const auto kernel = spatial_list_at_least(op, "kernel_size", attrs.get_int_list("kernel_size"), 2, 1);
+  const auto dilation = spatial_list_at_least(op, "dilation", attrs.get_int_list("dilation"), 2, 1);
+  const auto stride = spatial_list_at_least(op, "stride", attrs.get_int_list("stride"), 2, 1);
   BlockCall call;
-  call.padding = non_negative(op, "padding", per_spatial_dim(op, "padding", attrs.get_int_list("padding"), 2));
+  call.padding = spatial_list_at_least(op, "padding", attrs.get_int_list("padding"), 2, 0);
   for (int i = 0; i < 2; ++i) call.geometry.push_back({kernel[i], stride[i], dilation[i]});
   return call;
 }
@@ -337,8 +317,7 @@ void register_fold(OpRegistry& registry) {
                    shape_to_string(input.shape()));
     check_dtype("fold", "input", input.dtype(), DTypeSet::Floating);
     const BlockCall call = checked_block_call("fold", attrs);
-    const auto output_size =
-        positive("fold", "output_size", per_spatial_dim("fold", "output_size", attrs.get_int_list("output_size"), 2));
+    const auto output_size = spatial_list_at_least("fold", "output_size", attrs.get_int_list("output_size"), 2, 1);
     const bool batched = input.dim() == 3;
     const Tensor x = batched ? input : ops::unsqueeze(input, 0);
     const std::int64_t taps = call.geometry[0].kernel * call.geometry[1].kernel;

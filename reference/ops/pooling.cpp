@@ -23,8 +23,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string spatial_shape_name(std::int64_t n) { return n == 1 ? "L" : n == 2 ? "H, W" : "D, H, W"; }
-
 // The input as a batch: (N, C, spatial...) or an unbatched (C, spatial...) with a batch of one.
 struct PoolInput {
   Tensor x;
@@ -35,7 +33,7 @@ PoolInput checked_pool_input(std::string_view op, const Tensor& input, std::int6
   check_dtype(op, "input", input.dtype(), DTypeSet::Floating);
   FUNCSPEC_CHECK(input.dim() == n + 1 || input.dim() == n + 2, ErrorKind::ShapeMismatch,
                  "[{}] expected a {}-D (C, {}) or {}-D (N, C, {}) input but got shape {}", op, n + 1,
-                 spatial_shape_name(n), n + 2, spatial_shape_name(n), shape_to_string(input.shape()));
+                 spatial_dims_name(n), n + 2, spatial_dims_name(n), shape_to_string(input.shape()));
   const bool batched = input.dim() == n + 2;
   for (std::int64_t d = batched ? 1 : 0; d < input.dim(); ++d) {
     FUNCSPEC_CHECK(input.size(d) > 0, ErrorKind::ShapeMismatch,
@@ -46,16 +44,6 @@ PoolInput checked_pool_input(std::string_view op, const Tensor& input, std::int6
 }
 
 Tensor unbatch(const Tensor& y, bool batched) { return batched ? y : ops::squeeze(y, std::vector<std::int64_t>{0}); }
-
-std::vector<std::int64_t> checked_list(std::string_view op, std::string_view name, const std::vector<std::int64_t>& v,
-                                       std::int64_t n, std::int64_t least) {
-  std::vector<std::int64_t> values = per_spatial_dim(op, name, v, n);
-  for (std::int64_t x : values) {
-    FUNCSPEC_CHECK(x >= least, ErrorKind::InvalidArgument, "[{}] {} must be at least {} but is {}", op, name, least,
-                   shape_to_string(values));
-  }
-  return values;
-}
 
 // The windows of a pool along each spatial dim: PyTorch's pooling_output_shape with ceil_mode (a
 // last window must start inside the input or its left padding), and how far the input must be
@@ -68,11 +56,11 @@ struct PoolGeometry {
 PoolGeometry pool_geometry(std::string_view op, const Tensor& x, std::int64_t n, const Attrs& attrs,
                            bool with_dilation) {
   PoolGeometry g;
-  const auto kernel = checked_list(op, "kernel_size", attrs.get_int_list("kernel_size"), n, 1);
+  const auto kernel = spatial_list_at_least(op, "kernel_size", attrs.get_int_list("kernel_size"), n, 1);
   const auto& stride_attr = attrs.get_int_list("stride");
-  const auto stride = stride_attr.empty() ? kernel : checked_list(op, "stride", stride_attr, n, 1);
-  g.padding = checked_list(op, "padding", attrs.get_int_list("padding"), n, 0);
-  const auto dilation = with_dilation ? checked_list(op, "dilation", attrs.get_int_list("dilation"), n, 1)
+  const auto stride = stride_attr.empty() ? kernel : spatial_list_at_least(op, "stride", stride_attr, n, 1);
+  g.padding = spatial_list_at_least(op, "padding", attrs.get_int_list("padding"), n, 0);
+  const auto dilation = with_dilation ? spatial_list_at_least(op, "dilation", attrs.get_int_list("dilation"), n, 1)
                                       : std::vector<std::int64_t>(n, 1);
   const bool ceil_mode = attrs.get_bool("ceil_mode");
   for (std::int64_t i = 0; i < n; ++i) {
@@ -208,7 +196,7 @@ Tensor adaptive_mask(std::int64_t out, std::int64_t length, Device device) {
 }
 
 std::vector<std::int64_t> adaptive_output_size(std::string_view op, const Attrs& attrs, std::int64_t n) {
-  return checked_list(op, "output_size", attrs.get_int_list("output_size"), n, 0);
+  return spatial_list_at_least(op, "output_size", attrs.get_int_list("output_size"), n, 0);
 }
 
 Tensor adaptive_avg_pool(std::string_view op, std::int64_t n, const Tensor& input, const Attrs& attrs) {
@@ -331,7 +319,7 @@ Tensor max_unpool(std::string_view op, std::int64_t n, const Tensor& input, cons
 
 void register_pooling_ops(OpRegistry& registry) {
   for (const std::int64_t n : {1, 2, 3}) {
-    const std::string spatial = spatial_shape_name(n);
+    const std::string spatial = spatial_dims_name(n);
     const std::string window_args =
         "int[] kernel_size, int[] stride=[], int[] padding=[0], int[] dilation=[1], bool ceil_mode=False";
     {
@@ -376,13 +364,13 @@ void register_pooling_ops(OpRegistry& registry) {
         OpKind::Composite, "pooling",
         fmt::format("max_pool{}d's inverse: each element of an (N, C, {}) input at its flat position (indices) in "
                     "planes of zeros; the last of repeated positions wins",
-                    n, spatial_shape_name(n)));
+                    n, spatial_dims_name(n)));
     op.decompose = [name, n](const TensorList& in, const Attrs& attrs) -> TensorList {
       return {max_unpool(name, n, in[0], in[1], attrs)};
     };
   }
   for (const std::int64_t n : {1, 2}) {
-    const std::string spatial = spatial_shape_name(n);
+    const std::string spatial = spatial_dims_name(n);
     {
       const std::string name = fmt::format("adaptive_avg_pool{}d", n);
       OpDef& op = registry.add(fmt::format("{}(Tensor input, *, int[] output_size) -> Tensor", name), OpKind::Composite,

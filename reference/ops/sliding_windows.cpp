@@ -70,4 +70,19 @@ std::vector<std::int64_t> per_spatial_dim(std::string_view op, std::string_view 
   return values;
 }
 
+std::vector<std::int64_t> spatial_list_at_least(std::string_view op, std::string_view name,
+                                                const std::vector<std::int64_t>& values, std::int64_t spatial_dims,
+                                                std::int64_t least) {
+  std::vector<std::int64_t> list = per_spatial_dim(op, name, values, spatial_dims);
+  for (std::int64_t v : list) {
+    FUNCSPEC_CHECK(v >= least, ErrorKind::InvalidArgument, "[{}] {} must be at least {} but is {}", op, name, least,
+                   shape_to_string(list));
+  }
+  return list;
+}
+
+std::string spatial_dims_name(std::int64_t spatial_dims) {
+  return spatial_dims == 1 ? "L" : spatial_dims == 2 ? "H, W" : "D, H, W";
+}
+
 }  // namespace funcspec

@@ -9,6 +9,7 @@
 // and index_add's.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -42,5 +43,14 @@ Tensor scatter_windows(const Tensor& windows, std::span<const WindowGeometry> ge
 // (invalid_argument naming the op and attribute otherwise).
 std::vector<std::int64_t> per_spatial_dim(std::string_view op, std::string_view name,
                                           const std::vector<std::int64_t>& values, std::int64_t spatial_dims);
+
+// per_spatial_dim's list with every entry at least `least` (invalid_argument naming the op and
+// attribute otherwise): kernels, strides and dilations at least 1, paddings at least 0.
+std::vector<std::int64_t> spatial_list_at_least(std::string_view op, std::string_view name,
+                                                const std::vector<std::int64_t>& values, std::int64_t spatial_dims,
+                                                std::int64_t least);
+
+// The spatial dims' letters for messages: "L", "H, W" or "D, H, W".
+std::string spatial_dims_name(std::int64_t spatial_dims);
 
 }  // namespace funcspec
