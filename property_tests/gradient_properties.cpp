@@ -565,9 +565,19 @@ void add_gradient_properties(std::vector<PropertyDef>& out, const ProgramOptions
                  "",
                  [programs](PropertyContext& context) {
                    const Drawn d = draw(differentiable(programs), 1);
-                   return equals_backend_answer(context, under(d, StackTransform::Jacfwd),
-                                                under(d, StackTransform::Jacrev), kJacobians,
-                                                "jacfwd differs from jacrev");
+                   const Case forward = under(d, StackTransform::Jacfwd);
+                   const Case reverse = under(d, StackTransform::Jacrev);
+                   PropertyCheck check =
+                       equals_backend_answer(context, forward, reverse, kJacobians, "jacfwd differs from jacrev");
+                   // Where the reference's own derivative is not its oracle-dtype derivative within
+                   // the law's tolerance (second derivatives of eigenvectors at nearly tied
+                   // eigenvalues in float32), the dtype cannot resolve the law for any backend.
+                   // Checked only after a violation: it runs the oracle on both stacks.
+                   if (check.outcome == PropertyCheck::Outcome::Violated) {
+                     require_resolvable_in_float(forward, kJacobians);
+                     require_resolvable_in_float(reverse, kJacobians);
+                   }
+                   return check;
                  }});
   out.push_back({std::string(kHessian),
                  "the hessian of a scalar program is symmetric and equals jacrev(jacrev)",

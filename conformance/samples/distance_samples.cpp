@@ -3,6 +3,8 @@
 // special_point_declarations.cpp, so that every family samples them.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <limits>
 
 #include "conformance/samples/op_samples.h"
@@ -94,6 +96,28 @@ std::vector<OpSample> renorm_samples(DType f, SampleRng& rng) {
   out.push_back({{rng.tensor({2, 2}, f)}, renorm_attrs(2.0, 2, 1.0), "dim out of range"});
   out.push_back({{rng.tensor({2, 2}, DType::Int64)}, renorm_attrs(2.0, 0, 1.0), "int64 is rejected"});
   return out;
+}
+
+// renorm with maxnorm = 0 sends every nonzero slice to 0 and leaves a zero slice as it is, so the
+// function is 0 all around a zero slice, where the specified derivative is the identity's
+// (PyTorch's renorm_backward; docs/ops/distance.md): differences there see 0.
+std::string renorm_convention(const TensorList& inputs, const Attrs& attrs, const TensorList&) {
+  const Tensor& x = inputs[0];
+  if (x.dim() < 2 || !is_floating(x.dtype()) || attrs.get_scalar("maxnorm").to<double>() != 0.0) return "";
+  const std::int64_t dim = attrs.get_int("dim") < 0 ? attrs.get_int("dim") + x.dim() : attrs.get_int("dim");
+  if (dim < 0 || dim >= x.dim()) return "";
+  std::int64_t inner = 1;
+  for (std::int64_t d = dim + 1; d < x.dim(); ++d) inner *= x.size(d);
+  std::vector<bool> nonzero(static_cast<std::size_t>(x.size(dim)), false);
+  const std::vector<double> values = x.to_vector<double>();
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (values[i] != 0.0)
+      nonzero[static_cast<std::size_t>((static_cast<std::int64_t>(i) / inner) % x.size(dim))] = true;
+  }
+  const bool zero_slice = std::find(nonzero.begin(), nonzero.end(), false) != nonzero.end();
+  return zero_slice ? "renorm with maxnorm 0 at a zero slice: the identity's derivative, where the function is 0 all "
+                      "around"
+                    : "";
 }
 
 // The samples both cross products share, with `dim_attr` naming the dim of size 3 (linalg_cross's
@@ -349,7 +373,11 @@ void register_distance_samples(OpSampleRegistry& registry) {
   registry.add({"dist", dist_samples, {20.0, 2.1, 0.0, 0.0}, ""});
   // renorm: the norm (16 ulps), + 1e-7 and the quotient (1 ulp), the product (0.5 ulp); relative
   // errors add: 17.5 (stated 20). float32: the norm rounded once (0.51) and three float32 roundings.
-  registry.add({"renorm", renorm_samples, {20.0, 2.1, 0.0, 0.0}, ""});
+  {
+    OpSampleSpec spec{"renorm", renorm_samples, {20.0, 2.1, 0.0, 0.0}, ""};
+    spec.derivative_convention = renorm_convention;
+    registry.add(std::move(spec));
+  }
   // The cross products: each element is p - q for two products of elements in [-2, 2), each
   // product rounded (0.5 ulp of |p|, |q| <= 4) and the difference rounded (0.5 ulp of the result):
   // at most 1.5 ulps of |p| + |q| <= 8, the floor (stated 2 ulps in both dtypes, which round the
