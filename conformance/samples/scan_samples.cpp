@@ -111,6 +111,52 @@ std::vector<OpSample> topk_samples(DType floating, SampleRng& rng) {
   return out;
 }
 
+// cummax, cummin: every shape, then ties (the last index wins), NaN (the last NaN so far) and
+// infinities on purpose; the special points hold the same at <= 8 elements for the AD families.
+std::vector<OpSample> cumulative_extreme_samples(DType floating, SampleRng& rng) {
+  std::vector<OpSample> out = along_dim(floating, rng, "dim");
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  out.push_back({{from_values({3, 1, 3, nan, 2, nan, -inf, -inf, 1, inf, 1, inf}, {2, 6}, floating)},
+                 {{"dim", std::int64_t{1}}},
+                 "ties, NaN and infinities"});
+  return out;
+}
+
+std::vector<OpSample> argsort_samples(DType floating, SampleRng& rng) {
+  std::vector<OpSample> out;
+  for (bool descending : {false, true}) {
+    for (auto& [sample, dim] : shaped_inputs(floating, rng)) {
+      sample.attrs.set("dim", dim);
+      sample.attrs.set("descending", descending);
+      if (descending) sample.label += " descending";
+      out.push_back(std::move(sample));
+    }
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  out.push_back(
+      {{from_values({2, nan, -1, 2, nan, 0, -0.0}, {7}, floating)}, {{"dim", std::int64_t{0}}}, "NaN and ties"});
+  return out;
+}
+
+std::vector<OpSample> argsort_stable_samples(DType floating, SampleRng& rng) {
+  std::vector<OpSample> out = argsort_samples(floating, rng);
+  for (OpSample& s : out) s.attrs.set("stable", true);
+  return out;
+}
+
+std::vector<OpSample> msort_samples(DType floating, SampleRng& rng) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  return {
+      {{rng.tensor({4, 3}, floating)}, {}, "[4,3]"},
+      {{rng.strided_tensor({4, 3}, floating)}, {}, "[4,3] transposed"},
+      {{rng.tensor({}, floating)}, {}, "rank 0"},
+      {{rng.tensor({0, 3}, floating)}, {}, "[0,3]"},
+      {{from_values({2, nan, -1, 2, nan, 0}, {6}, floating)}, {}, "NaN and ties"},
+      {{rng.tensor({5, 6}, DType::Int64, -3, 3)}, {}, "int64 with ties"},
+  };
+}
+
 }  // namespace
 
 void register_scan_samples(OpSampleRegistry& registry) {
@@ -124,6 +170,12 @@ void register_scan_samples(OpSampleRegistry& registry) {
   registry.add({"roll", roll_samples, {}, ""});
   registry.add({"sort", sort_samples, {}, ""});
   registry.add({"topk", topk_samples, {}, ""});
+  // cummax, cummin return input elements: exact.
+  registry.add({"cummax", cumulative_extreme_samples, {}, ""});
+  registry.add({"cummin", cumulative_extreme_samples, {}, ""});
+  registry.add({"argsort", argsort_samples, {}, ""});
+  registry.add({"argsort.stable", argsort_stable_samples, {}, ""});
+  registry.add({"msort", msort_samples, {}, ""});
 }
 
 }  // namespace funcspec::samples

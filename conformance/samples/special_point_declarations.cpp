@@ -179,7 +179,11 @@ std::map<std::string, std::vector<SpecialPoint>> other_points() {
       {"layer_norm", {point("zero variance", {at({1.5, 1.5, 1.5, 1.5})}, {{"normalized_shape", Shape{4}}})}},
       {"cumprod",
        {point("one zero", {at({2.0, 0.0, 1.5, -1.0})}, {{"dim", std::int64_t{0}}}),
-        point("two zeros", {at({0.0, 2.0, 0.0, 1.5})}, {{"dim", std::int64_t{0}}})}},
+        point("two zeros", {at({0.0, 2.0, 0.0, 1.5})}, {{"dim", std::int64_t{0}}}),
+        // One zero at each position of a row of 3, and several zeros (adjacent, first and last).
+        point("one zero first and last", {at({0.0, 2.0, 1.5, 2.0, 1.5, 0.0}, {2, 3})}, {{"dim", std::int64_t{1}}}),
+        point("several zeros", {at({0.0, 0.0, 2.0, 1.5, 2.0, 0.0, -1.5, 0.0}, {2, 4})}, {{"dim", std::int64_t{1}}}),
+        point("every element zero", {at({0.0, 0.0, 0.0})}, {{"dim", std::int64_t{0}}})}},
       {"sort",
        {point("ties", {at({1.5, -0.5, 1.5, 0.0, -0.5, -0.0})}),
         point("ties", {at({1.5, -0.5, 1.5, 0.0, -0.5, -0.0})}, {{"descending", true}})}},
@@ -527,12 +531,53 @@ std::map<std::string, std::vector<SpecialPoint>> resampling_points() {
   };
 }
 
+// The selections (max.dim, min.dim, median, nanmedian, kthvalue) and the cumulative extremes:
+// exact ties (the derivative goes to the returned index alone, or splits evenly for median()
+// without a dim), NaN (which wins, at its index) and infinities (SPEC OPS-23.x).
+std::map<std::string, std::vector<SpecialPoint>> selection_points() {
+  const Attrs rows{{"dim", std::int64_t{1}}};
+  const Attrs lane{{"dim", std::int64_t{0}}};
+  const PointOperand ties = at({1.5, 1.5, -0.5, -0.5, 0.25, 0.25, 0.25, 0.25}, {2, 4});
+  const PointOperand nan_row = at({1.0, kNan, 2.0, kNan}, {4});
+  const PointOperand infinite_rows = at({-kInf, -kInf, kInf, kInf}, {2, 2});
+  // Rows whose lower medians are tied with other elements: [2, 1, 2, 1] and [1, 1, 1, 1].
+  const PointOperand median_ties = at({2.0, 1.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0}, {2, 4});
+  const PointOperand five_ties = at({2.0, 1.0, 2.0, 1.0, 2.0});
+  const Attrs k3{{"k", std::int64_t{3}}, {"dim", std::int64_t{0}}};
+  std::map<std::string, std::vector<SpecialPoint>> points;
+  for (const char* name : {"max.dim", "min.dim"}) {
+    points[name] = {point("tie", {ties}, rows), point("NaN", {nan_row}, lane),
+                    point("rows of -inf and +inf", {infinite_rows}, rows)};
+  }
+  for (const char* name : {"median.dim", "nanmedian.dim"}) {
+    points[name] = {point("tie", {median_ties}, rows), point("NaN", {nan_row}, lane),
+                    point("a row of NaN", {at({kNan, kNan, kNan, 1.0, kNan, 2.0}, {2, 3})}, rows)};
+  }
+  points["median"] = {point("tie", {five_ties}), point("NaN", {nan_row}),
+                      point("tie at +inf", {at({kInf, 1.0, kInf})})};
+  points["nanmedian"] = {point("tie", {five_ties}), point("NaN beside a tie", {at({1.0, kNan, 1.0, 2.0, kNan})}),
+                         point("every element NaN", {at({kNan, kNan})}),
+                         point("tie at -inf", {at({-kInf, 1.0, -kInf})})};
+  points["kthvalue"] = {point("tie", {five_ties}, k3), point("tie", {at({1.0, 1.0, 1.0, 1.0})}, k3),
+                        point("NaN", {at({3.0, kNan, 1.0, kNan})}, k3)};
+  for (const char* name : {"cummax", "cummin"}) {
+    points[name] = {point("ties", {at({3.0, 1.0, 3.0, 1.0, 3.0, 1.0})}, lane),
+                    point("NaN", {at({1.0, kNan, 2.0, kNan, 0.0})}, lane),
+                    point("infinities", {at({-kInf, -kInf, 1.0, kInf, kInf, 1.0}, {2, 3})}, rows)};
+  }
+  // NaN counts as 0 in nansum and is left out of nanmean's count: its derivative is 0.
+  for (const char* name : {"nansum", "nanmean"})
+    points[name] = {point("NaN", {nan_row}), point("NaN row", {at({kNan, kNan, 1.0, 2.0}, {2, 2})},
+                                                   Attrs{{"dim", std::vector<std::int64_t>{1}}})};
+  return points;
+}
+
 const std::map<std::string, std::vector<SpecialPoint>>& special_point_declarations() {
   static const std::map<std::string, std::vector<SpecialPoint>> declarations = [] {
     std::map<std::string, std::vector<SpecialPoint>> all;
     for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points,
-                         &activation_points, &loss_points, &pooling_points, &attention_points,
-                         &normalization_points, &resampling_points}) {
+                         &activation_points, &loss_points, &pooling_points, &attention_points, &normalization_points,
+                         &resampling_points, &selection_points}) {
       for (auto& [op, points] : (*family)()) {
         FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
       }

@@ -16,7 +16,7 @@
 #include <limits>
 #include <numeric>
 
-#include "reference/api/conversion.h"
+#include "reference/api/ops.h"
 #include "reference/backends/cpu/reduce.h"
 #include "reference/backends/cuda/reduce.h"
 #include "reference/ops/dispatch.h"
@@ -236,6 +236,223 @@ void register_logsumexp(OpRegistry& registry) {
   };
 }
 
+// NOTE: [selection reductions]
+// max.dim, min.dim, median, nanmedian and kthvalue select one element of each reduced row; they are
+// composites of argmax/argmin or the stable sort, then gather (or narrow), so their derivative goes to
+// the selected element alone, as PyTorch's value_selecting_reduction_backward sends it (SPEC OPS-23.1).
+// The selected element of a tie is the first (max/min) or the one the stable sort puts at the
+// position (median, kthvalue): PyTorch documents the index of a tie as unspecified for median and
+// kthvalue (SPEC OPS-23.3). NaN is the largest value for the sort, and max/min/median return the
+// first NaN of a row holding one (OPS-23.2). median() and nanmedian() without a dim return the value
+// alone and split its derivative evenly among the elements equal to it, as PyTorch's
+// evenly_distribute_backward (OPS-23.4).
+
+// A rank-0 tensor is its own selection along dim 0 or -1, at index 0.
+TensorList select_rank0(const Tensor& self) {
+  return {ops::clone(self), ops::full_like(self, std::int64_t{0}, DType::Int64)};
+}
+
+// The values and indices at `position` (int64, the reduced dim kept with size 1) of a sorted row.
+TensorList pick_sorted(const TensorList& sorted, const Tensor& position, std::int64_t dim, bool keepdim) {
+  Tensor values = ops::gather(sorted[0], dim, position);
+  Tensor indices = ops::gather(sorted[1], dim, position);
+  if (!keepdim) {
+    values = ops::squeeze(values, {dim});
+    indices = ops::squeeze(indices, {dim});
+  }
+  return {values, indices};
+}
+
+TensorList extreme_along(const Tensor& self, const Attrs& attrs, std::string_view op, bool largest) {
+  const std::int64_t dim = wrap_dim(attrs.get_int("dim"), self.dim(), op);
+  if (self.dim() == 0) return select_rank0(self);
+  check_nonempty_reduction(op, self, std::vector<std::int64_t>{dim});
+  // argmax/argmin take no bool; false < true is int64's order.
+  const Tensor keys = self.dtype() == DType::Bool ? ops::to_dtype(self, DType::Int64) : self;
+  const Tensor index = largest ? ops::argmax(keys, dim, true) : ops::argmin(keys, dim, true);
+  Tensor values = ops::gather(self, dim, index);
+  Tensor indices = index;
+  if (!attrs.get_bool("keepdim")) {
+    values = ops::squeeze(values, {dim});
+    indices = ops::squeeze(indices, {dim});
+  }
+  return {values, indices};
+}
+
+TensorList sorted_along(const Tensor& self, std::int64_t dim) {
+  return call("sort", {self}, {{"dim", dim}, {"descending", false}, {"stable", true}});
+}
+
+// median.dim (the lower median: position (n-1)/2 of the stable sort; a row holding NaN gives its first
+// NaN, which the sort puts at position n - #NaN) and nanmedian.dim (the lower median of the non-NaN
+// elements; a row of NaN gives its first NaN).
+TensorList median_along(const Tensor& self, std::int64_t dim, bool keepdim, bool ignore_nan, std::string_view op) {
+  check_dtype(op, "self", self.dtype(), DTypeSet::NoBool);
+  if (self.dim() == 0) return select_rank0(self);
+  check_nonempty_reduction(op, self, std::vector<std::int64_t>{dim});
+  const std::int64_t n = self.shape()[static_cast<std::size_t>(dim)];
+  const Tensor nan_count = ops::sum(ops::ne(self, self), std::vector<std::int64_t>{dim}, true);
+  Tensor position;
+  if (ignore_nan) {
+    const Tensor valid = ops::sub(ops::lit(n), nan_count);
+    position = ops::where(ops::gt(valid, ops::lit(std::int64_t{0})),
+                          ops::div(ops::sub(valid, ops::lit(std::int64_t{1})), ops::lit(std::int64_t{2}), "floor"),
+                          ops::lit(std::int64_t{0}));
+  } else {
+    position = ops::where(ops::gt(nan_count, ops::lit(std::int64_t{0})), ops::sub(ops::lit(n), nan_count),
+                          ops::lit((n - 1) / 2));
+  }
+  return pick_sorted(sorted_along(self, dim), position, dim, keepdim);
+}
+
+// median() and nanmedian(): the value of median.dim over the flattened input, with the derivative
+// split evenly among the elements equal to it (among the NaN elements when it is NaN). The finite
+// case adds an exact zero (detach(x) - x) / k to the detached value, so the value is exact (signed
+// zeros included); an infinite or NaN median is the mean of the k elements equal to it, which is
+// that value exactly. An empty input gives NaN, as PyTorch.
+Tensor median_all(const Tensor& self, bool ignore_nan, std::string_view op) {
+  check_dtype(op, "self", self.dtype(), DTypeSet::NoBool);
+  if (self.numel() == 0) {
+    FUNCSPEC_CHECK(is_floating(self.dtype()), ErrorKind::InvalidArgument,
+                   "[{}] an empty integer tensor has no median (NaN is not an integer)", op);
+    return ops::full_like(ops::sum(self), std::numeric_limits<double>::quiet_NaN());
+  }
+  const Tensor flat = ops::reshape(self, {-1});
+  const Tensor value = median_along(flat, 0, false, ignore_nan, op)[0];
+  if (!is_floating(self.dtype())) return value;
+  const Tensor v = ops::detach(value);
+  const Tensor x = ops::reshape(self, {-1});
+  const Tensor is_nan_v = ops::ne(v, v);
+  const Tensor mask = ops::logical_or(ops::eq(x, v), ops::logical_and(is_nan_v, ops::ne(x, x)));
+  const Tensor count = ops::sum(mask);
+  const Tensor zero = ops::lit(0.0);
+  const Tensor finite = ops::logical_and(ops::logical_not(is_nan_v),
+                                         ops::ne(ops::abs(v), ops::lit(std::numeric_limits<double>::infinity())));
+  const Tensor exact = ops::sub(v, ops::div(ops::sum(ops::where(mask, ops::sub(ops::detach(x), x), zero)), count));
+  const Tensor spread = ops::div(ops::sum(ops::where(mask, x, zero)), count);
+  return ops::where(finite, exact, spread);
+}
+
+void register_selection_reductions(OpRegistry& registry) {
+  for (const auto& [schema, largest] :
+       {std::pair{"max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", true},
+        std::pair{"min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", false}}) {
+    OpDef& op = registry.add(schema, OpKind::Composite, "reduce",
+                             largest ? "the largest value along dim and its index: the first of ties, the first NaN"
+                                     : "the smallest value along dim and its index: the first of ties, the first NaN");
+    op.decompose = [name = op.name(), largest = largest](const TensorList& in, const Attrs& attrs) -> TensorList {
+      return extreme_along(in[0], attrs, name, largest);
+    };
+  }
+  for (const auto& [name, ignore_nan] : {std::pair{"median", false}, std::pair{"nanmedian", true}}) {
+    {
+      OpDef& op = registry.add(
+          fmt::format("{}.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", name),
+          OpKind::Composite, "reduce",
+          ignore_nan ? "the lower median of the non-NaN elements along dim and its index (NaN for a row of NaN)"
+                     : "the lower median along dim and its index; a row holding NaN gives its first NaN");
+      op.decompose = [op_name = op.name(), ignore_nan = ignore_nan](const TensorList& in,
+                                                                    const Attrs& attrs) -> TensorList {
+        return median_along(in[0], wrap_dim(attrs.get_int("dim"), in[0].dim(), op_name), attrs.get_bool("keepdim"),
+                            ignore_nan, op_name);
+      };
+    }
+    {
+      OpDef& op =
+          registry.add(fmt::format("{}(Tensor self) -> Tensor", name), OpKind::Composite, "reduce",
+                       ignore_nan ? "the lower median of every non-NaN element; derivative split among ties"
+                                  : "the lower median of every element (NaN if any); derivative split among ties");
+      op.decompose = [op_name = op.name(), ignore_nan = ignore_nan](const TensorList& in, const Attrs&) -> TensorList {
+        return {median_all(in[0], ignore_nan, op_name)};
+      };
+    }
+  }
+  {
+    OpDef& op =
+        registry.add("kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)",
+                     OpKind::Composite, "reduce",
+                     "the k-th smallest value along dim (position k-1 of the stable sort) and its index");
+    op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const Tensor& self = in[0];
+      check_dtype("kthvalue", "self", self.dtype(), DTypeSet::NoBool);
+      const std::int64_t dim = wrap_dim(attrs.get_int("dim"), self.dim(), "kthvalue");
+      const std::int64_t size = self.dim() == 0 ? 1 : self.shape()[static_cast<std::size_t>(dim)];
+      const std::int64_t k = attrs.get_int("k");
+      FUNCSPEC_CHECK(k >= 1 && k <= size, ErrorKind::IndexOutOfRange,
+                     "[kthvalue] k={} is out of range for dim {} of size {} (input shape {})", k, dim, size,
+                     shape_to_string(self.shape()));
+      if (self.dim() == 0) return select_rank0(self);
+      const TensorList sorted = sorted_along(self, dim);
+      Tensor values = ops::narrow(sorted[0], dim, k - 1, 1);
+      Tensor indices = ops::narrow(sorted[1], dim, k - 1, 1);
+      if (!attrs.get_bool("keepdim")) {
+        values = ops::squeeze(values, {dim});
+        indices = ops::squeeze(indices, {dim});
+      }
+      return {values, indices};
+    };
+  }
+}
+
+// nansum, nanmean: the sum (mean) of the non-NaN elements, as PyTorch's composites: NaN is replaced by
+// 0 before summing, so its derivative is 0 and the others' that of sum (mean over the non-NaN count).
+void register_nan_reductions(OpRegistry& registry) {
+  {
+    OpDef& op = registry.add(
+        "nansum(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+        OpKind::Composite, "reduce", "sum over dim of the non-NaN elements (NaN counts as 0); sum's dtype rule");
+    op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const Tensor self = cast_for_accumulation(in, attrs)[0];
+      const Tensor zeroed = is_floating(self.dtype()) ? ops::where(ops::ne(self, self), ops::lit(0.0), self) : self;
+      return {call_one("sum", {zeroed}, dims_attrs(attrs, attrs.get_bool("keepdim")))};
+    };
+  }
+  {
+    OpDef& op = registry.add(
+        "nanmean(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+        OpKind::Composite, "reduce", "nansum over dim divided by the count of non-NaN elements (floating only)");
+    op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const std::optional<DType> requested = attrs.get_optional_dtype("dtype");
+      const Tensor self = requested ? cast_to(in[0], *requested) : in[0];
+      check_dtype("nanmean", "self", self.dtype(), DTypeSet::Floating);
+      const bool keepdim = attrs.get_bool("keepdim");
+      const Tensor is_number = ops::eq(self, self);
+      const Tensor total = call_one("sum", {ops::where(is_number, self, ops::lit(0.0))}, dims_attrs(attrs, keepdim));
+      const Tensor count = call_one("sum", {is_number}, dims_attrs(attrs, keepdim));
+      return {ops::div(total, count)};
+    };
+  }
+  {
+    OpDef& op = registry.add("count_nonzero(Tensor self, int? dim=None) -> Tensor", OpKind::Composite, "reduce",
+                             "int64 count of the non-zero elements over dim (every dim when None); NaN counts");
+    op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const Tensor nonzero = ops::ne(in[0], ops::lit(false));
+      const std::optional<std::int64_t> dim = attrs.get_optional_int("dim");
+      return {ops::sum(nonzero,
+                       dim ? ops::OptionalDims(std::vector<std::int64_t>{*dim}) : ops::OptionalDims(std::nullopt))};
+    };
+  }
+}
+
+// var_mean, std_mean: (var, mean) and (std, mean) over the same dims, as PyTorch's composites.
+void register_moment_pairs(OpRegistry& registry) {
+  for (const char* name : {"var_mean", "std_mean"}) {
+    const bool is_std = std::string_view(name) == "std_mean";
+    OpDef& op = registry.add(
+        fmt::format("{}(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, "
+                    "Tensor)",
+                    name),
+        OpKind::Composite, "reduce",
+        is_std ? "(std, mean) over dim: std's correction, mean's dims"
+               : "(var, mean) over dim: var's correction, mean's dims");
+    op.decompose = [is_std, op_name = op.name()](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const Tensor var = variance(in[0], attrs, op_name);
+      const Tensor mean = call_one("mean", {in[0]}, dims_attrs(attrs, attrs.get_bool("keepdim")));
+      return {is_std ? call_one("sqrt", {var}) : var, mean};
+    };
+  }
+}
+
 }  // namespace
 
 void register_reduce_ops(OpRegistry& registry) {
@@ -276,6 +493,9 @@ void register_reduce_ops(OpRegistry& registry) {
   register_mean(registry);
   register_var_std(registry);
   register_logsumexp(registry);
+  register_selection_reductions(registry);
+  register_nan_reductions(registry);
+  register_moment_pairs(registry);
 }
 
 }  // namespace funcspec

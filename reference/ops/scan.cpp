@@ -5,6 +5,7 @@
 // (backends/cuda/scan_launch.h): sequential scans, a stable merge sort.
 #include <fmt/format.h>
 
+#include "reference/api/ops.h"
 #include "reference/backends/cpu/scan.h"
 #include "reference/backends/cuda/scan.h"
 #include "reference/ops/dispatch.h"
@@ -137,6 +138,67 @@ void register_topk(OpRegistry& registry) {
   op.cuda_kernel = scan_kernel_fn<SortKernel>(FUNCSPEC_CUDA_KERNEL(&cuda::topk_kernel), run);
 }
 
+// NOTE: [cumulative extremes]
+// cummax and cummin are composites: for each position i the extreme of the prefix x[0..i] (a detached
+// amax/amin over an n x n lower-triangular arrangement of the lane, the positions past i filled with
+// x[0], which the prefix holds), then its index, the LAST position j <= i whose element equals it (or
+// the last NaN when it is NaN), as PyTorch's cpu kernel replaces its pick by every element that is
+// greater or equal, or NaN (SPEC OPS-23.5). The values are gather(x, indices), so the derivative goes
+// to the element at the index alone, as PyTorch's cummaxmin_backward (a scatter_add at the indices).
+// It costs n^2 elements per lane of n.
+TensorList cumulative_extreme(const Tensor& self, const Attrs& attrs, bool largest, std::string_view op) {
+  const std::int64_t dim = wrap_dim(attrs.get_int("dim"), self.dim(), op);
+  if (self.dim() == 0 || self.numel() == 0)
+    return {ops::clone(self), ops::full_like(self, std::int64_t{0}, DType::Int64)};
+  const std::int64_t n = self.shape()[static_cast<std::size_t>(dim)];
+  const Tensor lane = ops::movedim(self, {dim}, {-1});  // [..., n]: x_j
+  const Tensor position = ops::arange(std::int64_t{0}, n, std::int64_t{1}, DType::Int64,
+                                      std::string(device_name(self.device())));           // j
+  const Tensor upto = ops::le(ops::unsqueeze(position, 0), ops::unsqueeze(position, 1));  // [i, j]: j <= i
+  const Tensor row = ops::unsqueeze(lane, -2);                                            // [..., 1, n]
+  const Tensor prefixes = ops::where(upto, row, ops::narrow(row, -1, 0, 1));              // [..., n, n]
+  const Tensor extreme = ops::detach(largest ? ops::amax(prefixes, std::vector<std::int64_t>{-1}, true)
+                                             : ops::amin(prefixes, std::vector<std::int64_t>{-1}, true));
+  const Tensor equal =
+      ops::logical_or(ops::eq(row, extreme), ops::logical_and(ops::ne(extreme, extreme), ops::ne(row, row)));
+  const Tensor index = ops::amax(ops::where(ops::logical_and(upto, equal), position, ops::lit(std::int64_t{-1})),
+                                 std::vector<std::int64_t>{-1});  // [..., n]
+  const Tensor values = ops::gather(lane, -1, index);
+  return {ops::movedim(values, {-1}, {dim}), ops::movedim(index, {-1}, {dim})};
+}
+
+void register_cumulative_extremes(OpRegistry& registry) {
+  for (const auto& [schema, largest] :
+       {std::pair{"cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", true},
+        std::pair{"cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", false}}) {
+    OpDef& op = registry.add(schema, OpKind::Composite, "scan",
+                             largest ? "running maxima along dim and their indices: the last of ties, the last NaN"
+                                     : "running minima along dim and their indices: the last of ties, the last NaN");
+    op.decompose = [name = op.name(), largest = largest](const TensorList& in, const Attrs& attrs) -> TensorList {
+      return cumulative_extreme(in[0], attrs, largest, name);
+    };
+  }
+}
+
+// argsort and msort: sort's indices, and sort's values along dim 0 (always stable, as sort).
+void register_sort_composites(OpRegistry& registry) {
+  for (const char* schema :
+       {"argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor",
+        "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor"}) {
+    OpDef& op = registry.add(schema, OpKind::Composite, "scan",
+                             "int64 positions that sort self along dim (sort's indices: always stable, NaN largest)");
+    op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+      return {call("sort", {in[0]},
+                   {{"dim", attrs.get_int("dim")}, {"descending", attrs.get_bool("descending")}, {"stable", true}})[1]};
+    };
+  }
+  OpDef& op = registry.add("msort(Tensor self) -> Tensor", OpKind::Composite, "scan",
+                           "self sorted along dim 0 (sort's values: stable, NaN last)");
+  op.decompose = [](const TensorList& in, const Attrs&) -> TensorList {
+    return {call("sort", {in[0]}, {{"dim", std::int64_t{0}}, {"descending", false}, {"stable", true}})[0]};
+  };
+}
+
 }  // namespace
 
 void register_scan_ops(OpRegistry& registry) {
@@ -150,6 +212,8 @@ void register_scan_ops(OpRegistry& registry) {
   register_roll(registry);
   register_sort(registry);
   register_topk(registry);
+  register_cumulative_extremes(registry);
+  register_sort_composites(registry);
 }
 
 }  // namespace funcspec

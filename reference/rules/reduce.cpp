@@ -135,12 +135,21 @@ Tensor product_of_others(const Tensor& x, std::span<const std::int64_t> dims) {
   return ops::mul(product_of_others_along(slice_products, dims[0]), product_of_others(x, rest));
 }
 
-// The share of amax/amin's (or the inf-norm's) derivative each element of `values` gets: the
-// elements equal to the extreme split it evenly, as PyTorch. A NaN extreme came from the NaN
-// elements, which split it instead.
+// The share of the inf-norm's derivative each element of `values` gets: the elements equal to the
+// extreme split it evenly, as PyTorch. A NaN extreme came from the NaN elements, which split it
+// instead.
 Tensor even_split_among_extremes(const Tensor& values, const Tensor& extreme, const Attrs& attrs) {
   const Tensor is_extreme = ops::logical_or(ops::eq(values, extreme), ops::ne(values, values));
   const Tensor mask = ops::to_dtype(is_extreme, values.dtype());
+  return ops::div(mask, ops::sum(mask, attrs.get_optional_int_list("dim"), /*keepdim=*/true));
+}
+
+// The share of amax/amin's derivative each element of `x` gets: the k elements equal to the extreme
+// split it evenly, as PyTorch's amax/amin backward (and forward AD) computes it: mask / sum(mask). A
+// NaN extreme equals no element, so every element of its row gets 0/0 = NaN (SPEC OPS-23.6): the
+// derivative of a NaN result is NaN, as PyTorch 1.13 and 2 and JAX give.
+Tensor share_of_extreme(const Tensor& x, const Tensor& extreme, const Attrs& attrs) {
+  const Tensor mask = ops::to_dtype(ops::eq(x, extreme), x.dtype());
   return ops::div(mask, ops::sum(mask, attrs.get_optional_int_list("dim"), /*keepdim=*/true));
 }
 
@@ -213,7 +222,7 @@ void register_reduce_rules(RuleAttacher& attach) {
       const Tensor& x = c.primals[0];
       const std::vector<std::int64_t> dims = reduced_dims_of(c.attrs, x.dim(), name);
       const Tensor extreme = with_reduced_dims_kept(c.outputs[0], dims, c.attrs.get_bool("keepdim"));
-      return {weighted_sum_tangent(c.tangents[0], even_split_among_extremes(x, extreme, c.attrs), c.attrs)};
+      return {weighted_sum_tangent(c.tangents[0], share_of_extreme(x, extreme, c.attrs), c.attrs)};
     });
   }
 

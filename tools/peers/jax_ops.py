@@ -211,6 +211,31 @@ def build_ops() -> dict[str, Impl]:
     ops["any"] = reduction(jnp.any, False)
     ops["argmax"] = lambda ctx, x, dim=None, keepdim=False: jnp.argmax(x, axis=dim, keepdims=keepdim)
     ops["argmin"] = lambda ctx, x, dim=None, keepdim=False: jnp.argmin(x, axis=dim, keepdims=keepdim)
+    # max.dim / min.dim: the value and its index (jnp.argmax: the first of ties, the first NaN).
+    # median, nanmedian, kthvalue and cummax/cummin's indices have no JAX function: unmapped.
+    # The value is taken at the index, as a JAX user selects it, so that its derivative goes there.
+    def extreme_along(arg: Callable[..., Any]) -> Impl:
+        def impl(ctx, x, dim, keepdim=False):
+            if _ndim(x) == 0:
+                return x, jnp.zeros((), jnp.int64)
+            indices = arg(x, axis=dim, keepdims=True)
+            values = jnp.take_along_axis(x, indices, axis=dim)
+            if not keepdim:
+                values, indices = jnp.squeeze(values, dim), jnp.squeeze(indices, dim)
+            return values, indices.astype(jnp.int64)
+
+        return impl
+
+    ops["max.dim"] = extreme_along(jnp.argmax)
+    ops["nansum"] = reduction(jnp.nansum, True)
+    ops["nanmean"] = reduction(jnp.nanmean, True)
+    ops["count_nonzero"] = lambda ctx, x, dim=None: jnp.count_nonzero(x, axis=dim).astype(jnp.int64)
+    ops["argsort"] = lambda ctx, x, dim=-1, descending=False: jnp.argsort(
+        x, axis=dim, stable=True, descending=descending).astype(jnp.int64)
+    ops["argsort.stable"] = lambda ctx, x, stable, dim=-1, descending=False: jnp.argsort(
+        x, axis=dim, stable=stable, descending=descending).astype(jnp.int64)
+    ops["msort"] = lambda ctx, x: jnp.sort(x, axis=0)
+    ops["min.dim"] = extreme_along(jnp.argmin)
     ops["norm"] = lambda ctx, x, p=2, dim=None, keepdim=False: jnp.linalg.vector_norm(
         x, axis=_axes(dim) or None, keepdims=keepdim, ord=p)
     ops["var"] = lambda ctx, x, dim=None, correction=None, keepdim=False: jnp.var(

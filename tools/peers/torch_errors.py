@@ -197,7 +197,7 @@ RULES: list[Rule] = [
          r"dimensions|select\(\) cannot be applied to a 0-dim tensor", "dim_out_of_range"),
     Rule(r"index -?\d+ is out of bounds for dimension \d+ with size \d+|index out of range in self|"
          r"out of range in self|index .* is out of bounds for|"
-         r"selected index k out of range|start out of range|"
+         r"selected (?:index|number) k out of range|start out of range|"
          r"select\(\): index -?\d+ out of range for tensor of size|k not in range for dimension|"
          r"Target -?\d+ is out of bounds|"
          r"start \(-?\d+\) \+ length \(-?\d+\) exceeds dimension size", "index_out_of_range"),
@@ -374,6 +374,9 @@ RULES: list[Rule] = [
          r"could not infer output dtype\. Input dtype must be either a floating point or complex dtype|"
          r"Boolean inputs not supported for|"
          r"std and var only support floating point and complex dtypes|"
+         r"(?:var|std)_mean only support floating point and complex dtypes|"
+         r"result type should be floating point or complex|"
+         r"nanmean\(\): expected input to have floating point(?: or complex)? dtype but got|"
          r"index_select\(\): Expected dtype int(?:32|64) or int(?:32|64) for index|"
          r"\w+\(\): does not support bool input|\w+ does not support bool dtypes on CPU|"
          r"torch\.bool not supported for floor_divide|"

@@ -283,6 +283,38 @@ def build_ops() -> Ops:
         torch.sort(x, dim=dim, descending=descending, stable=stable)))
     ops.add("topk", lambda x, k, dim=-1, largest=True, sorted=True: tuple(
         torch.topk(x, k, dim=dim, largest=largest, sorted=sorted)))
+    for name in ("cummax", "cummin"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda x, dim, fn=fn: tuple(fn(x, dim)))
+
+    # Selections (docs/ops/reduce.md, SPEC OPS-23): values and indices along one dim.
+    for name in ("max", "min", "median", "nanmedian"):
+        fn = getattr(torch, name)
+        ops.add(name + ".dim", lambda x, dim, keepdim=False, fn=fn: tuple(fn(x, dim, keepdim=keepdim)))
+    ops.add("median", lambda x: torch.median(x))
+    ops.add("nanmedian", lambda x: torch.nanmedian(x))
+    ops.add("kthvalue", lambda x, k, dim=-1, keepdim=False: tuple(torch.kthvalue(x, k, dim, keepdim=keepdim)))
+    def nansum(x, dim=None, keepdim=False, dtype=None):
+        dims = _dims(dim)
+        if not dims:  # None or []: every dim (docs/ops/reduce.md)
+            if not keepdim:
+                return torch.nansum(x, dtype=dtype)
+            dims = list(range(x.dim()))
+        return torch.nansum(x, dim=dims, keepdim=keepdim, dtype=dtype)
+
+    ops.add("nansum", nansum)
+    ops.add("nanmean", lambda x, dim=None, keepdim=False, dtype=None: torch.nanmean(
+        x, dim=_dims(dim) or None, keepdim=keepdim, dtype=dtype))
+    ops.add("count_nonzero", lambda x, dim=None: torch.count_nonzero(x, dim))
+    for name in ("var_mean", "std_mean"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda x, dim=None, correction=None, keepdim=False, fn=fn: tuple(fn(
+            x, dim=_dims(dim) or None, correction=correction_of(correction), keepdim=keepdim)))
+    ops.add("argsort", lambda x, dim=-1, descending=False: torch.argsort(x, dim=dim, descending=descending,
+                                                                         stable=True))
+    ops.add("argsort.stable", lambda x, stable, dim=-1, descending=False: torch.argsort(
+        x, dim=dim, descending=descending, stable=stable))
+    ops.add("msort", lambda x: torch.msort(x))
 
     # Views and their composites (docs/ops/view.md).
     ops.add("expand", lambda x, size: x.expand(_dims(size)))

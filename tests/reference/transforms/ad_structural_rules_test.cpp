@@ -154,9 +154,13 @@ TEST(AdReduce, TiesSplitTheGradientEvenly) {
   expect_same(gradient_of([](const Tensor& t) { return ops::sum(ops::amin(t, Dims{1})); },
                           from_values({1, 1, 1, 2, 0, 5}, {2, 3})),
               {1.0 / 3, 1.0 / 3, 1.0 / 3, 0, 1, 0});
-  // The NaN elements take the derivative of a NaN extreme.
+  // A NaN extreme equals no element: every element of its row gets 0/0 = NaN, as PyTorch (SPEC OPS-23.6).
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  expect_same(gradient_of([](const Tensor& t) { return ops::amax(t); }, from_values({1, nan, 3}, {3})), {0, 1, 0});
+  expect_same(gradient_of([](const Tensor& t) { return ops::amax(t); }, from_values({1, nan, 3}, {3})),
+              {nan, nan, nan});
+  expect_same(gradient_of([](const Tensor& t) { return ops::sum(ops::amin(t, Dims{1})); },
+                          from_values({1, nan, 3, 2, 0, 5}, {2, 3})),
+              {nan, nan, nan, 0, 1, 0});
 }
 
 TEST(AdReduce, Norm) {
