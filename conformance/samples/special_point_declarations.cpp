@@ -532,13 +532,14 @@ std::map<std::string, std::vector<SpecialPoint>> resampling_points() {
 // origin, sinc at 0), the bounds and ties where one piece is chosen (clamp_min and clamp_max at
 // their bound, logit at its eps bounds, lerp's switch at weight 0.5), the poles and infinite slopes
 // (logit at 0, special_entr at 0, addcdiv near a zero divisor), and the tails where only a
-// relative tolerance sees a wrong tiny value (xlogy of a tiny self, hypot of huge operands).
+// relative tolerance sees a wrong tiny value (xlogy of a tiny self).
 std::map<std::string, std::vector<SpecialPoint>> special_family_points() {
   const Attrs eps{{"eps", 0.25}};
   return {
       {"xlogy",
        {point("self 0, other > 0 (derivative log(other))", {at({0.0, 0.0}), at({0.5, 2.0})}),
-        point("tiny self, large and tiny other", {at({1e-20, -1e-20}), at({1e20, 1e-20})})}},
+        point("tiny self, large and tiny other (float32 1e-10, 1e10)",
+              {at_by_dtype({1e-20, -1e-20}, {1e-10, -1e-10}), at_by_dtype({1e20, 1e-20}, {1e10, 1e-10})})}},
       {"special_xlog1py",
        {point("self 0, other > -1 (derivative log1p(other))", {at({0.0, 0.0}), at({-0.5, 2.0})}),
         point("other near 0 (log1p's series)", {at({1.5, -2.0}), at({1e-20, -1e-20})})}},
@@ -554,7 +555,8 @@ std::map<std::string, std::vector<SpecialPoint>> special_family_points() {
        {point("zero (infinite slope)", {at({0.0})}), point("near 0 x=1e-8", {at({1e-8, 4e-8})}),
         point("large x=1e20", {at({1e20})})}},
       {"sinc",
-       {point("zero (value 1, derivative 0)", {at({0.0})}), point("series switch |x|=0.03", {at({0.03, -0.03})}),
+       {point("zero (value 1, derivative 0)", {at({0.0})}),
+        point("series switch |x|=0.03 (float32 0.2)", {at_by_dtype({0.03, -0.03}, {0.2, -0.2})}),
         point("zeros at integers", {at({1.0, -2.0})})}},
       {"logit",
        {point("pole at 0 (infinite slope)", {at({0.0})}), point("zero at 0.5", {at({0.5})}),
