@@ -109,6 +109,7 @@ OpSampleRegistry& OpSampleRegistry::mutable_instance() {
     register_attention_samples(*r);
     register_normalization_samples(*r);
     register_resampling_samples(*r);
+    register_special_samples(*r);
     register_random_samples(*r);
     register_dynamic_samples(*r);
     register_custom_samples(*r);

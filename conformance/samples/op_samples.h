@@ -175,6 +175,7 @@ std::vector<OpSample> pad_mode_samples(DType floating, SampleRng& rng);
 // dim, and a row with one infinite entry, `extreme_entry` (-inf for softmax and log_softmax, +inf for
 // softmin, which negates its input first).
 std::vector<OpSample> softmax_samples(DType floating, SampleRng& rng, double extreme_entry);
+void register_special_samples(OpSampleRegistry& registry);
 void register_random_samples(OpSampleRegistry& registry);
 void register_dynamic_samples(OpSampleRegistry& registry);
 void register_custom_samples(OpSampleRegistry& registry);

@@ -572,12 +572,54 @@ std::map<std::string, std::vector<SpecialPoint>> selection_points() {
   return points;
 }
 
+// The special-function family (docs/ops/special.md, SPEC OPS-21.x): the exact zeros where PyTorch's
+// derivative is a masked formula (xlogy and xlog1py at self = 0, copysign at self = 0, hypot at the
+// origin, sinc at 0), the bounds and ties where one piece is chosen (clamp_min and clamp_max at
+// their bound, logit at its eps bounds, lerp's switch at weight 0.5), the poles and infinite slopes
+// (logit at 0, special_entr at 0, addcdiv near a zero divisor), and the tails where only a
+// relative tolerance sees a wrong tiny value (xlogy of a tiny self).
+std::map<std::string, std::vector<SpecialPoint>> special_family_points() {
+  const Attrs eps{{"eps", 0.25}};
+  return {
+      {"xlogy",
+       {point("self 0, other > 0 (derivative log(other))", {at({0.0, 0.0}), at({0.5, 2.0})}),
+        point("tiny self, large and tiny other (float32 1e-10, 1e10)",
+              {at_by_dtype({1e-20, -1e-20}, {1e-10, -1e-10}), at_by_dtype({1e20, 1e-20}, {1e10, 1e-10})})}},
+      {"special_xlog1py",
+       {point("self 0, other > -1 (derivative log1p(other))", {at({0.0, 0.0}), at({-0.5, 2.0})}),
+        point("other near 0 (log1p's series)", {at({1.5, -2.0}), at({1e-20, -1e-20})})}},
+      {"hypot",
+       {point("origin (derivative 0)", {at({0.0}), at({0.0})}),
+        point("one operand 0", {at({0.0, 0.0}), at({2.0, -1.5})})}},
+      {"copysign",
+       {point("self 0 (derivative 0)", {at({0.0, -0.0}), at({1.5, -2.0})}),
+        point("jump at other = +-0", {at({1.5, -1.5}), at({0.0, -0.0})})}},
+      {"clamp_min", {point("self at the bound", {at({-1.0, 0.5}), at({-1.0, 0.5})})}},
+      {"clamp_max", {point("self at the bound", {at({1.0, 0.5}), at({1.0, 0.5})})}},
+      {"special_entr",
+       {point("zero (infinite slope)", {at({0.0})}), point("near 0 x=1e-8", {at({1e-8, 4e-8})}),
+        point("large x=1e20", {at({1e20})})}},
+      {"sinc",
+       {point("zero (value 1, derivative 0)", {at({0.0})}),
+        point("series switch |x|=0.03 (float32 0.2)", {at_by_dtype({0.03, -0.03}, {0.2, -0.2})}),
+        point("zeros at integers", {at({1.0, -2.0})})}},
+      {"logit",
+       {point("pole at 0 (infinite slope)", {at({0.0})}), point("zero at 0.5", {at({0.5})}),
+        point("self at eps and 1-eps", {at({0.25, 0.75})}, eps),
+        point("self outside [eps, 1-eps] (derivative 0)", {at({0.125, 0.875})}, eps)}},
+      {"lerp",
+       {point("weight at the switch 0.5", {at({1.0, -2.0}), at({3.0, 0.5}), at({0.5, 0.5})}),
+        point("weight 0 and 1", {at({1.0, -2.0}), at({3.0, 0.5}), at({0.0, 1.0})})}},
+      {"addcdiv", {point("pole neighbourhood: tensor2 +-1e-8", {at({1.0, 1.0}), at({1.5, -2.0}), at({1e-8, -1e-8})})}},
+  };
+}
+
 const std::map<std::string, std::vector<SpecialPoint>>& special_point_declarations() {
   static const std::map<std::string, std::vector<SpecialPoint>> declarations = [] {
     std::map<std::string, std::vector<SpecialPoint>> all;
     for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points,
                          &activation_points, &loss_points, &pooling_points, &attention_points, &normalization_points,
-                         &resampling_points, &selection_points}) {
+                         &resampling_points, &selection_points, &special_family_points}) {
       for (auto& [op, points] : (*family)()) {
         FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
       }

@@ -52,6 +52,8 @@ void register_unary_samples(OpSampleRegistry& registry) {
   // beta 2 and threshold 3 put some samples past the threshold (beta * x > 3 for x > 1.5).
   add_unary(registry, "softplus", floating_only, chained,
             {Attrs{}, Attrs{{"beta", 2.0}, {"threshold", 3.0}}, Attrs{{"beta", 0.5}}});
+  // special_entr: -x log x, a libm log and a product (docs/ops/special.md).
+  add_unary(registry, "special_entr", {0.02, 3.0, true, true}, chained);
   add_unary(registry, "logical_not", wide, exact);
 }
 

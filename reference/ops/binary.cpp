@@ -148,6 +148,27 @@ void register_promoting(OpRegistry& registry, const char* schema, common::Binary
   derive_variants(op);
 }
 
+// An op of the special-function family (docs/ops/special.md) computed by one BinaryFn in the
+// promoted dtype made floating: integer and bool operands compute in float32, as PyTorch's
+// "int to float" binary ops; with `floating_only`, a promoted integer or bool dtype is rejected
+// instead (hypot has no integer kernel in PyTorch).
+void register_special_binary(OpRegistry& registry, const char* schema, common::BinaryFn fn, bool floating_only,
+                             bool inplace, const char* summary) {
+  OpDef& op = registry.add(schema, OpKind::Primitive, "binary", summary);
+  op.canonicalize = [floating_only, name = op.name()](const TensorList& in, const Attrs&) {
+    const DType promoted = result_type(in);
+    return cast_and_broadcast(in, floating_only ? promoted : to_floating(promoted), name);
+  };
+  op.infer = [floating_only, name = op.name()](const TensorList& in, const Attrs&) {
+    if (floating_only) check_dtype(name, "self", in[0].dtype(), DTypeSet::Floating);
+    return same_as_first(in);
+  };
+  op.cpu_kernel = plain_binary_kernel<&cpu::binary_kernel>(op.name(), fn);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(plain_binary_kernel<&cuda::binary_kernel>(op.name(), fn));
+  op.derive_inplace = inplace;  // PyTorch's special_* ops have only the out= variant
+  op.derive_out = true;
+}
+
 // A bool-valued op. Comparisons compute in the promoted dtype; logical ops look only at whether
 // each operand is nonzero, so they convert each to bool (promotion could turn a tiny float64
 // into a float32 zero).
@@ -234,6 +255,14 @@ void register_binary_ops(OpRegistry& registry) {
                        "self != 0 or other != 0");
   register_where(registry);
   register_clamp(registry);
+  register_special_binary(registry, "xlogy(Tensor self, Tensor other) -> Tensor", BinaryFn::Xlogy, false, true,
+                          "self * log(other), 0 where self is 0 unless other is NaN");
+  register_special_binary(registry, "special_xlog1py(Tensor self, Tensor other) -> Tensor", BinaryFn::Xlog1py, false,
+                          false, "self * log1p(other), 0 where self is 0 unless other is NaN");
+  register_special_binary(registry, "hypot(Tensor self, Tensor other) -> Tensor", BinaryFn::Hypot, true, true,
+                          "sqrt(self^2 + other^2) without overflow; an infinity wins over NaN");
+  register_special_binary(registry, "copysign(Tensor self, Tensor other) -> Tensor", BinaryFn::Copysign, false, true,
+                          "|self| with the sign bit of other");
 }
 
 }  // namespace funcspec

@@ -49,6 +49,9 @@ void register_normalization_ops(OpRegistry& registry);
 // pixel_shuffle/unshuffle, interpolate, grid_sample and affine_grid (resampling.cpp), composites over
 // index_select and gather; pad's reflect, replicate and circular modes live there too (resampling.h).
 void register_resampling_ops(OpRegistry& registry);
+// clamp_min, clamp_max, sinc, logit, lerp, addcmul, addcdiv (special.cpp), the special-function
+// family's composites; its primitives are rows of the unary and binary families.
+void register_special_ops(OpRegistry& registry);
 void register_random_ops(OpRegistry& registry);
 void register_dynamic_ops(OpRegistry& registry);
 // The spec-defined custom functions (docs/SPEC.md, CUSTOM), in custom_ops.cpp.

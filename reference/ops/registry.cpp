@@ -67,6 +67,7 @@ OpRegistry& OpRegistry::instance() {
     register_attention_ops(*r);
     register_normalization_ops(*r);
     register_resampling_ops(*r);
+    register_special_ops(*r);
     register_random_ops(*r);
     register_dynamic_ops(*r);
     register_custom_ops(*r);

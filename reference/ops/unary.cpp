@@ -119,6 +119,8 @@ void register_unary_ops(OpRegistry& registry) {
        "self * Phi(self) (Phi the standard normal cdf), or its tanh approximation"},
       {"softplus(Tensor self, float beta=1, float threshold=20) -> Tensor", UnaryFn::Softplus, DtypeRule::FloatingOnly,
        "log(1 + e^(beta self)) / beta, or self where beta * self > threshold"},
+      {"special_entr(Tensor self) -> Tensor", UnaryFn::SpecialEntr, DtypeRule::IntToFloat,
+       "-self * log(self); 0 at 0, -inf below (docs/ops/special.md)", false},
       {"logical_not(Tensor self) -> Tensor", UnaryFn::LogicalNot, DtypeRule::BoolResult, "self == 0, as bool"},
   };
   for (const UnaryOpSpec& spec : specs) register_unary(registry, spec);

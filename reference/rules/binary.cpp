@@ -184,6 +184,48 @@ void register_binary_rules(RuleAttacher& attach) {
                          selected(max_binds, c.tangents[2]))};
   });
 
+  // The special-function family's binary ops (docs/ops/special.md), PyTorch's derivatives.yaml.
+  // xlogy: d/dself = log(other), 0 where self == 0 and other <= 0 (log there is -inf or NaN), as
+  // PyTorch's xlogy(grad, other) masked there; d/dother = t * self / other. The tangent is scaled
+  // by the masked factor (jvp rules apply linear ops to tangents), so where other is 0 and self is
+  // not, a zero tangent meets the infinite factor as 0 * inf = NaN, where PyTorch's xlogy(0, 0)
+  // gives 0 (the value is infinite there). special_xlog1py the same with log1p and other <= -1.
+  const auto add_xlogy_rule = [&attach](const char* op, Tensor (*log_fn)(const Tensor&), double pole) {
+    attach.jvp(op, [log_fn, pole](const JvpCall& c) -> TensorList {
+      const Tensor& x = c.primals[0];
+      const Tensor& y = c.primals[1];
+      const Tensor by_self = scaled(c.tangents[0], [&] {
+        const Tensor masked = ops::logical_and(ops::eq(x, ops::lit(0)), ops::le(y, ops::lit(pole)));
+        return ops::where(masked, ops::lit(0), log_fn(ops::where(masked, ops::lit(1), y)));
+      });
+      const Tensor by_other = scaled(c.tangents[1], [&] { return ops::div(x, ops::sub(y, ops::lit(pole))); });
+      return {add_tangents(by_self, by_other)};
+    });
+  };
+  add_xlogy_rule("xlogy", ops::log, 0.0);
+  add_xlogy_rule("special_xlog1py", ops::log1p, -1.0);
+  // hypot: d/dself = self / result, d/dother = other / result; at the origin 0 to every order, the
+  // derivative norm has at the zero vector (PyTorch's formula gives 0/0 = NaN there).
+  attach.jvp("hypot", [](const JvpCall& c) -> TensorList {
+    const Tensor& r = c.outputs[0];
+    const Tensor origin = ops::eq(r, ops::lit(0));
+    const Tensor safe_r = ops::where(origin, ops::lit(1), r);
+    const auto share = [&](const Tensor& tangent, const Tensor& operand) -> Tensor {
+      if (!tangent.defined()) return Tensor();
+      return ops::where(origin, ops::lit(0), ops::mul(tangent, ops::div(operand, safe_r)));
+    };
+    return {add_tangents(share(c.tangents[0], c.primals[0]), share(c.tangents[1], c.primals[1]))};
+  });
+  // copysign: d/dself = result / self, 0 where self == 0 (PyTorch's copysign_tensor_self_backward);
+  // the sign operand carries no derivative.
+  attach.jvp("copysign", [](const JvpCall& c) -> TensorList {
+    const Tensor& x = c.primals[0];
+    return {scaled(c.tangents[0], [&] {
+      const Tensor zero = ops::eq(x, ops::lit(0));
+      return ops::where(zero, ops::lit(0), ops::div(c.outputs[0], ops::where(zero, ops::lit(1), x)));
+    })};
+  });
+
   // Linear in both branches; the condition carries no derivative.
   attach.jvp("where", [](const JvpCall& c) -> TensorList {
     const Tensor& self = c.tangents[1];

@@ -123,6 +123,11 @@ void register_unary_rules(RuleAttacher& attach) {
     return ops::where(ops::gt(scaled, ops::lit(attrs.get_float("threshold"))), ops::lit(1), ops::sigmoid(scaled));
   });
 
+  // special_entr: -(1 + log x), PyTorch's: +inf at 0, NaN below.
+  add_scaling_rule(attach, "special_entr", [](const Tensor& x, const Tensor&, const Attrs&) {
+    return ops::neg(ops::add(ops::log(x), ops::lit(1)));
+  });
+
   // Divisions rather than products with a reciprocal, as PyTorch's formulas.
   attach.jvp("log", [](const JvpCall& c) -> TensorList { return {ops::div(c.tangents[0], c.primals[0])}; });
   attach.jvp("log1p", [](const JvpCall& c) -> TensorList {

@@ -193,6 +193,22 @@ def build_ops() -> dict[str, Impl]:
     ops["where"] = lambda ctx, c, a, b: jnp.where(c, a, b)
     ops["clamp"] = lambda ctx, x, min=None, max=None: jnp.clip(x, min, max)
 
+    # Special functions (docs/ops/special.md) that jnp and jax.scipy.special have; lerp, addcmul and
+    # addcdiv they lack, and jax.scipy.special.logit has no eps.
+    for name, fn in {"xlogy": jsp.xlogy, "special_xlog1py": jsp.xlog1py, "hypot": jnp.hypot,
+                     "copysign": jnp.copysign}.items():
+        ops[name] = lambda ctx, a, b, fn=fn: fn(a, b)
+    ops["special_entr"] = lambda ctx, x: jsp.entr(x)
+    ops["sinc"] = lambda ctx, x: jnp.sinc(x)
+    ops["clamp_min"] = lambda ctx, x, min: jnp.clip(x, min, None)
+    ops["clamp_max"] = lambda ctx, x, max: jnp.clip(x, None, max)
+
+    @op("logit")
+    def logit(ctx, x, eps=None):
+        if eps is not None:
+            raise Unsupported("jax.scipy.special.logit has no eps")
+        return jsp.logit(x)
+
     # Reductions.
     def reduction(fn: Impl, with_dtype: bool) -> Impl:
         def impl(ctx, x, dim=None, keepdim=False, dtype=None):

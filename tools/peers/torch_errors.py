@@ -389,6 +389,7 @@ RULES: list[Rule] = [
          r"linalg\..*: Expected a floating point|"
          r"masked_select: expected BoolTensor for mask|"
          r"expected dtype .* for `.*` but got dtype|"
+         r"Integer division with addcdiv is no longer supported|"
          r"only supports floating-point dtypes|"
          r"Expected floating point type for|"
          r"input dtype should be either floating point or complex|"

@@ -208,6 +208,28 @@ def build_ops() -> Ops:
     ops.add("clamp", lambda x, min=None, max=None, out=None: torch.clamp(x, min, max, **_out(out)),
             inplace=lambda x, min=None, max=None: x.clamp_(min, max), out=True)
 
+    # Special functions (docs/ops/special.md). torch.hypot and torch.copysign take tensors (a literal
+    # becomes the 0-dim tensor promotion gives it); PyTorch's special_* ops have no in-place form.
+    for name in ("xlogy", "hypot", "copysign"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda a, b, out=None, fn=fn: fn(*both_tensors(a, b), **_out(out)),
+                inplace=lambda a, b, name=name: getattr(a, name + "_")(tensor_of(b, a)), out=True)
+    ops.add("special_xlog1py", lambda a, b, out=None: torch.special.xlog1py(*both_tensors(a, b), **_out(out)),
+            out=True)
+    ops.add("special_entr", lambda x, out=None: torch.special.entr(x, **_out(out)), out=True)
+    for name in ("clamp_min", "clamp_max"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda x, bound, out=None, fn=fn: fn(x, bound, **_out(out)),
+                inplace=lambda x, bound, name=name: getattr(x, name + "_")(bound), out=True)
+    ops.add("sinc", lambda x, out=None: torch.sinc(x, **_out(out)), inplace=method("sinc_"), out=True)
+    ops.add("logit", lambda x, eps=None, out=None: torch.logit(x, eps=eps, **_out(out)),
+            inplace=lambda x, eps=None: x.logit_(eps=eps), out=True)
+    ops.add("lerp", lambda a, b, w, out=None: torch.lerp(a, b, w, **_out(out)), inplace=method("lerp_"), out=True)
+    for name in ("addcmul", "addcdiv"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda s, t1, t2, value=1, out=None, fn=fn: fn(s, t1, t2, value=value, **_out(out)),
+                inplace=lambda s, t1, t2, value=1, name=name: getattr(s, name + "_")(t1, t2, value=value), out=True)
+
     # Reductions (docs/ops/reduce.md).
     def reduce_all_or(fn: Impl, name: str) -> Impl:
         def impl(x, dim=None, keepdim=False, dtype=None, out=None):

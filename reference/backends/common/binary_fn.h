@@ -13,7 +13,24 @@
 
 namespace funcspec::common {
 
-enum class BinaryFn { Add, Sub, Mul, Div, DivTrunc, DivFloor, Pow, Maximum, Minimum, Atan2, Remainder };
+enum class BinaryFn {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  DivTrunc,
+  DivFloor,
+  Pow,
+  Maximum,
+  Minimum,
+  Atan2,
+  Remainder,
+  // The special-function family (docs/ops/special.md): floating only.
+  Xlogy,
+  Xlog1py,
+  Hypot,
+  Copysign,
+};
 
 enum class CompareFn { Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr };
 
@@ -38,7 +55,11 @@ constexpr IntegerOperandRule integer_operand_rule(BinaryFn fn) {
     case BinaryFn::Div:  // true division computes in a floating dtype
     case BinaryFn::Maximum:
     case BinaryFn::Minimum:
-    case BinaryFn::Atan2: return IntegerOperandRule::Any;
+    case BinaryFn::Atan2:
+    case BinaryFn::Xlogy:
+    case BinaryFn::Xlog1py:
+    case BinaryFn::Hypot:
+    case BinaryFn::Copysign: return IntegerOperandRule::Any;
   }
   return IntegerOperandRule::Any;  // not a BinaryFn
 }

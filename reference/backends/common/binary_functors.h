@@ -89,6 +89,34 @@ struct Remainder {
   }
 };
 
+struct Xlogy {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return elementwise_math::xlogy(x, y);
+  }
+};
+
+struct Xlog1py {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return elementwise_math::xlog1py(x, y);
+  }
+};
+
+struct Hypot {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return elementwise_math::hypot(x, y);
+  }
+};
+
+struct Copysign {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return elementwise_math::copysign(x, y);
+  }
+};
+
 }  // namespace binary
 
 namespace compare {
@@ -169,6 +197,10 @@ bool visit_binary_fn(BinaryFn fn, const T& alpha, Visitor&& visitor) {
     case BinaryFn::Minimum: return visit_on<Domain::EveryDtype, T>(visitor, binary::Minimum{});
     case BinaryFn::Atan2: return visit_on<Domain::Floating, T>(visitor, binary::Atan2{});
     case BinaryFn::Remainder: return visit_on<Domain::NonBool, T>(visitor, binary::Remainder{});
+    case BinaryFn::Xlogy: return visit_on<Domain::Floating, T>(visitor, binary::Xlogy{});
+    case BinaryFn::Xlog1py: return visit_on<Domain::Floating, T>(visitor, binary::Xlog1py{});
+    case BinaryFn::Hypot: return visit_on<Domain::Floating, T>(visitor, binary::Hypot{});
+    case BinaryFn::Copysign: return visit_on<Domain::Floating, T>(visitor, binary::Copysign{});
   }
   return false;  // not a BinaryFn
 }

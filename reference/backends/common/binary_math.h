@@ -172,4 +172,44 @@ FUNCSPEC_HOST_DEVICE T clamp_value(const T& x, const T* low, const T* high) {
   return result;
 }
 
+// --- the special-function family (docs/ops/special.md).
+
+// x * log(y), PyTorch's: NaN where y is NaN, else 0 where x is 0 (whatever y is: 0 * log 0 and
+// 0 * log(-1) are 0), else the product.
+template <typename T>
+FUNCSPEC_HOST_DEVICE T xlogy(const T& x, const T& y) {
+  if (math::isnan(y)) return y;
+  if (x == T(0)) return T(0);
+  return x * math::log(y);
+}
+
+// x * log1p(y), the same way.
+template <typename T>
+FUNCSPEC_HOST_DEVICE T xlog1py(const T& x, const T& y) {
+  if (math::isnan(y)) return y;
+  if (x == T(0)) return T(0);
+  return x * elementwise_math::log1p(y);
+}
+
+// sqrt(x^2 + y^2) without intermediate overflow; an infinity wins over NaN (IEEE, C99). The oracle's
+// exponent range holds the squares of every float64.
+template <typename T>
+FUNCSPEC_HOST_DEVICE T hypot(const T& x, const T& y) {
+  if (math::isinf(x) || math::isinf(y)) return math::infinity<T>();
+  if (math::isnan(x) || math::isnan(y)) return math::quiet_nan<T>();
+  if constexpr (is_oracle_v<T>)
+    return math::sqrt(x * x + y * y);
+  else
+    return std::hypot(x, y);
+}
+
+// |x| with the sign bit of y (-0 and NaNs with their sign bit set count as negative).
+template <typename T>
+FUNCSPEC_HOST_DEVICE T copysign(const T& x, const T& y) {
+  if constexpr (is_oracle_v<T>)
+    return boost::multiprecision::signbit(y) ? -math::abs(x) : math::abs(x);
+  else
+    return std::copysign(x, y);
+}
+
 }  // namespace funcspec::common::elementwise_math

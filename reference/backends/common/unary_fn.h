@@ -37,6 +37,7 @@ enum class UnaryFn {
   Gelu,
   GeluTanh,
   Softplus,
+  SpecialEntr,
   // Any input dtype, bool result.
   LogicalNot,
 };

@@ -185,6 +185,13 @@ struct GeluTanh {
   }
 };
 
+struct SpecialEntr {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::special_entr(x);
+  }
+};
+
 // The parameters already converted to T, once per kernel rather than once per element.
 template <typename T>
 struct Softplus {
@@ -239,6 +246,7 @@ bool visit_unary_fn(UnaryFn fn, const UnaryParams& params, Visitor&& visitor) {
     case UnaryFn::Softplus:
       return visit_on<Domain::Floating, T>(
           visitor, unary::Softplus<T>{cast_scalar<T>(params.beta), cast_scalar<T>(params.threshold)});
+    case UnaryFn::SpecialEntr: return visit_on<Domain::Floating, T>(visitor, unary::SpecialEntr{});
     case UnaryFn::LogicalNot: return visit_on<Domain::EveryDtype, T>(visitor, unary::LogicalNot{});
   }
   return false;  // not a UnaryFn

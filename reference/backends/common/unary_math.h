@@ -259,4 +259,13 @@ FUNCSPEC_HOST_DEVICE T softplus(const T& x, const T& beta, const T& threshold) {
   return elementwise_math::log1p(math::exp(scaled)) / beta;
 }
 
+// -x log x, PyTorch's special_entr: NaN stays NaN, 0 at 0 (the limit), -inf for negative x.
+template <typename T>
+FUNCSPEC_HOST_DEVICE T special_entr(const T& x) {
+  if (math::isnan(x)) return x;
+  if (x > T(0)) return -x * math::log(x);
+  if (x == T(0)) return T(0);
+  return -math::infinity<T>();
+}
+
 }  // namespace funcspec::common::elementwise_math
