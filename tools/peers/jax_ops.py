@@ -382,15 +382,18 @@ def build_ops() -> dict[str, Impl]:
             return jnp.reshape(src, (-1,))
         return src[tuple(slice(0, n) for n in jnp.shape(index))]
 
-    _jax_reductions = {"sum": "add", "add": "add", "prod": "multiply", "multiply": "multiply", "amax": "max",
-                       "amin": "min"}
+    # The `.at[]` update of each reduce name, per op (index_reduce has no sum; scatter.reduce says
+    # add and multiply).
+    _scatter_reduce_names = {"sum": "add", "prod": "multiply", "amax": "max", "amin": "min"}
+    _index_reduce_names = {"prod": "multiply", "amax": "max", "amin": "min"}
+    _legacy_reduce_names = {"add": "add", "multiply": "multiply"}
 
-    def _reduced(ref, reduce, values, include_self=True):
-        if reduce not in _jax_reductions:
-            raise Unsupported(f"JAX's .at[] has no {reduce!r} reduction")
+    def _reduced(ref, reduce, values, include_self=True, names=_scatter_reduce_names):
+        if reduce not in names:
+            raise Unsupported(f"JAX's .at[] has no {reduce!r} reduction for this op")
         if not include_self:
             raise Unsupported("JAX's .at[] updates always fold in the array's own value (include_self=False)")
-        return getattr(ref, _jax_reductions[reduce])(values)
+        return getattr(ref, names[reduce])(values)
 
     @op("scatter")
     def scatter(ctx, x, index, src, dim):
@@ -410,7 +413,7 @@ def build_ops() -> dict[str, Impl]:
     @op("scatter.reduce")
     def scatter_reduce_legacy(ctx, x, index, src, dim, reduce):
         ref, back = _scatter_at(x, index, dim)
-        return back(_reduced(ref, reduce, _window(src, index)))
+        return back(_reduced(ref, reduce, _window(src, index), names=_legacy_reduce_names))
 
     def _slices_at(x, index, dim):
         if _ndim(x) == 0:
@@ -420,7 +423,8 @@ def build_ops() -> dict[str, Impl]:
     @op("index_reduce")
     def index_reduce(ctx, x, index, source, dim, reduce, include_self=True):
         ref, back = _slices_at(x, index, dim)
-        return back(_reduced(ref, reduce, source if _ndim(x) > 0 else jnp.reshape(source, (-1,)), include_self))
+        return back(_reduced(ref, reduce, source if _ndim(x) > 0 else jnp.reshape(source, (-1,)), include_self,
+                             _index_reduce_names))
 
     @op("index_copy")
     def index_copy(ctx, x, index, source, dim):
