@@ -420,6 +420,57 @@ std::map<std::string, std::vector<SpecialPoint>> pooling_points() {
   return points;
 }
 
+// scatter's duplicate targets (the last write stays and alone gets the derivative, OPS-22.1) and
+// scatter_reduce's data-dependent derivatives (OPS-22.3): zeros of a product (one, two, and one of
+// them self's), ties of amax/amin (self among them, and self equal to the result but left out), the
+// mean's count with and without self. self: 3 elements, index and src: 4 along dim 0.
+std::map<std::string, std::vector<SpecialPoint>> index_points() {
+  const auto reduce = [](const char* name, bool include_self) {
+    return Attrs{{"dim", std::int64_t{0}}, {"reduce", std::string(name)}, {"include_self", include_self}};
+  };
+  const auto targets = [](std::vector<double> values) { return positions(std::move(values), Shape{4}); };
+  std::map<std::string, std::vector<SpecialPoint>> points;
+  points["scatter"] = {point("duplicate targets",
+                             {at({1.0, 2.0, 3.0}), targets({0, 0, 2, 0}), at({0.5, -1.0, 2.0, 4.0})},
+                             {{"dim", std::int64_t{0}}})};
+  points["scatter_reduce"] = {
+      point("prod, one zero", {at({2.0, 0.5, -1.0}), targets({0, 0, 2, 2}), at({0.0, 1.5, 3.0, -2.0})},
+            reduce("prod", true)),
+      point("prod, two zeros with self's", {at({0.0, 1.5, 2.0}), targets({0, 0, 1, 1}), at({0.0, 3.0, 0.5, 2.0})},
+            reduce("prod", true)),
+      point("prod, zeros, self left out", {at({0.0, 2.0, -1.0}), targets({0, 0, 2, 2}), at({0.0, 1.5, 0.0, 0.0})},
+            reduce("prod", false)),
+      point("amax, three-way tie with self", {at({1.0, 2.0, -1.0}), targets({0, 0, 1, 2}), at({1.0, 1.0, 0.5, 3.0})},
+            reduce("amax", true)),
+      point("amax, self ties but is left out",
+            {at({2.0, 0.5, -1.0}), targets({0, 0, 2, 2}), at({2.0, 1.0, -1.0, -1.0})}, reduce("amax", false)),
+      point("amin, ties", {at({1.0, -2.0, 0.0}), targets({0, 0, 1, 1}), at({1.0, 3.0, -2.0, -2.0})},
+            reduce("amin", true)),
+      point("mean, duplicates, self left out", {at({1.0, 2.0, 3.0}), targets({2, 2, 2, 0}), at({0.5, -1.0, 2.0, 4.0})},
+            reduce("mean", false)),
+  };
+  // index_reduce and index_copy take both rows of a [2, 2] source into a [2, 2] self (index 2 long).
+  const auto rows = [](std::vector<double> values) { return positions(std::move(values), Shape{2}); };
+  const auto row_reduce = [](const char* name, bool include_self) {
+    return Attrs{{"dim", std::int64_t{0}}, {"reduce", std::string(name)}, {"include_self", include_self}};
+  };
+  points["index_reduce"] = {
+      point("prod, one and two zeros in a row",
+            {at({0.0, 2.0, 1.5, -1.0}, Shape{2, 2}), rows({0, 0}), at({0.0, 3.0, 0.5, 0.0}, Shape{2, 2})},
+            row_reduce("prod", true)),
+      point("amax, ties with self",
+            {at({1.0, 2.0, 1.5, -1.0}, Shape{2, 2}), rows({0, 0}), at({1.0, 2.0, 1.0, 0.5}, Shape{2, 2})},
+            row_reduce("amax", true)),
+  };
+  points["index_copy"] = {point(
+      "duplicate rows", {at({1.0, 2.0, 3.0, 4.0}, Shape{2, 2}), rows({1, 1}), at({0.5, -1.0, 2.0, 4.0}, Shape{2, 2})},
+      {{"dim", std::int64_t{0}}})};
+  points["put"] = {point("duplicate positions",
+                         {at({1.0, 2.0, 3.0}), targets({2, -1, 0, 2}), at({0.5, -1.0, 2.0, 4.0})},
+                         {{"accumulate", false}})};
+  return points;
+}
+
 // Rows whose every key is masked give 0 and pass no derivative (OPS-20.1); a row whose scores
 // saturate softmax (scores +-1000, float32 +-60: the other weights underflow to 0, as at softmax's
 // own point).
@@ -619,7 +670,7 @@ const std::map<std::string, std::vector<SpecialPoint>>& special_point_declaratio
     std::map<std::string, std::vector<SpecialPoint>> all;
     for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points,
                          &activation_points, &loss_points, &pooling_points, &attention_points, &normalization_points,
-                         &resampling_points, &selection_points, &special_family_points}) {
+                         &resampling_points, &selection_points, &special_family_points, &index_points}) {
       for (auto& [op, points] : (*family)()) {
         FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
       }

@@ -51,6 +51,29 @@ KernelFn scatter_add_kernel() {
   };
 }
 
+// The scatter modes of scatter_reduce's `reduce` attribute (NOTE: [scatter modes]).
+common::ScatterMode scatter_mode_of(const std::string& reduce) {
+  if (reduce == "sum") return common::ScatterMode::Sum;
+  if (reduce == "prod") return common::ScatterMode::Prod;
+  if (reduce == "mean") return common::ScatterMode::Mean;
+  if (reduce == "amax") return common::ScatterMode::Amax;
+  if (reduce == "amin") return common::ScatterMode::Amin;
+  fail(ErrorKind::InvalidArgument,
+       "[scatter_reduce] reduce argument must be either sum, prod, mean, amax or amin, got {}", reduce);
+}
+
+// scatter (Replace) and scatter_reduce: kernel(self, index, src, dim, mode, include_self, out).
+template <auto kernel>
+KernelFn scatter_reduce_kernel(bool replace) {
+  return [replace](const KernelArgs& a) {
+    const char* op = replace ? "scatter" : "scatter_reduce";
+    const std::int64_t d = wrap_dim(a.attrs.get_int("dim"), a.inputs[0].dim(), op);
+    const common::ScatterMode mode =
+        replace ? common::ScatterMode::Replace : scatter_mode_of(a.attrs.get_string("reduce"));
+    kernel(a.inputs[0], a.inputs[1], a.inputs[2], d, mode, !replace && a.attrs.get_bool("include_self"), a.outputs[0]);
+  };
+}
+
 template <auto kernel>
 KernelFn index_add_kernel() {
   return [](const KernelArgs& a) {
@@ -182,27 +205,225 @@ void register_gather(OpRegistry& registry) {
   op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(select_kernel<&cuda::gather>("gather"));
 }
 
+void check_scatter_like(std::string_view op, const Tensor& self, const Tensor& index, const Tensor& src,
+                        std::int64_t dim);
+
 void register_scatter_add(OpRegistry& registry) {
   OpDef& op =
       registry.add("scatter_add(Tensor self, Tensor index, Tensor src, *, int dim) -> Tensor", OpKind::Primitive,
                    "index", "a copy of self with src[p] added at p with p[dim] = index[p], in row-major order of p");
   op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
-    const Tensor& self = in[0];
-    const Tensor& index = in[1];
-    const Tensor& src = in[2];
-    check_gather_like("scatter_add", self, index, attrs.get_int("dim"));
-    check_same_dtype("scatter_add", "src", self, src);
-    FUNCSPEC_CHECK(src.dim() == index.dim(), ErrorKind::ShapeMismatch,
-                   "[scatter_add] src has {} dims but index has {}; they must be equal", src.dim(), index.dim());
-    for (std::int64_t k = 0; k < src.dim(); ++k) {
-      FUNCSPEC_CHECK(index.shape()[as_index(k)] <= src.shape()[as_index(k)], ErrorKind::ShapeMismatch,
-                     "[scatter_add] index of shape {} is larger than src of shape {} at dim {}",
-                     shape_to_string(index.shape()), shape_to_string(src.shape()), k);
-    }
-    return {{self.shape(), self.dtype()}};
+    check_scatter_like("scatter_add", in[0], in[1], in[2], attrs.get_int("dim"));
+    return {{in[0].shape(), in[0].dtype()}};
   };
   op.cpu_kernel = scatter_add_kernel<&cpu::scatter_add>();
   op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(scatter_add_kernel<&cuda::scatter_add>());
+}
+
+// Checks shared by scatter_add, scatter and scatter_reduce: gather's on self and index, src of self's
+// dtype and rank and at least index's size in every dim.
+void check_scatter_like(std::string_view op, const Tensor& self, const Tensor& index, const Tensor& src,
+                        std::int64_t dim) {
+  check_gather_like(op, self, index, dim);
+  check_same_dtype(op, "src", self, src);
+  FUNCSPEC_CHECK(src.dim() == index.dim(), ErrorKind::ShapeMismatch,
+                 "[{}] src has {} dims but index has {}; they must be equal", op, src.dim(), index.dim());
+  for (std::int64_t k = 0; k < src.dim(); ++k) {
+    FUNCSPEC_CHECK(index.shape()[as_index(k)] <= src.shape()[as_index(k)], ErrorKind::ShapeMismatch,
+                   "[{}] index of shape {} is larger than src of shape {} at dim {}", op,
+                   shape_to_string(index.shape()), shape_to_string(src.shape()), k);
+  }
+}
+
+void register_scatter(OpRegistry& registry) {
+  OpDef& op =
+      registry.add("scatter(Tensor self, Tensor index, Tensor src, *, int dim) -> Tensor", OpKind::Primitive, "index",
+                   "a copy of self with src[p] written at p with p[dim] = index[p]; of duplicate targets the "
+                   "last position in row-major order wins (SPEC OPS-22.1)");
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    check_scatter_like("scatter", in[0], in[1], in[2], attrs.get_int("dim"));
+    return {{in[0].shape(), in[0].dtype()}};
+  };
+  op.cpu_kernel = scatter_reduce_kernel<&cpu::scatter_reduce>(true);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(scatter_reduce_kernel<&cuda::scatter_reduce>(true));
+  op.derive_inplace = true;
+  op.derive_out = true;
+}
+
+void register_scatter_value(OpRegistry& registry) {
+  OpDef& op = registry.add("scatter.value(Tensor self, Tensor index, *, int dim, Scalar value) -> Tensor",
+                           OpKind::Composite, "index",
+                           "a copy of self with value (converted to self's dtype) written at p with p[dim] = index[p]");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const Tensor& self = in[0];
+    const Tensor& index = in[1];
+    check_gather_like("scatter", self, index, attrs.get_int("dim"));
+    const Tensor src = call_one("full", {},
+                                {{"size", index.shape()},
+                                 {"fill_value", attrs.get_scalar("value")},
+                                 {"dtype", self.dtype()},
+                                 {"device", std::string(device_name(self.device()))}});
+    return call("scatter", {self, index, src}, {{"dim", attrs.get_int("dim")}});
+  };
+}
+
+void register_scatter_reduce(OpRegistry& registry) {
+  OpDef& op = registry.add(
+      "scatter_reduce(Tensor self, Tensor index, Tensor src, *, int dim, str reduce, bool include_self=True) -> Tensor",
+      OpKind::Primitive, "index",
+      "a copy of self where each element that src reaches (p[dim] = index[p]) is the sum, prod, mean, amax or amin of "
+      "the src values landing there and, with include_self, of self's (SPEC OPS-22.2)");
+  op.infer = [](const TensorList& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    const std::string& reduce = attrs.get_string("reduce");
+    const common::ScatterMode mode = scatter_mode_of(reduce);
+    check_scatter_like("scatter_reduce", in[0], in[1], in[2], attrs.get_int("dim"));
+    FUNCSPEC_CHECK(mode != common::ScatterMode::Mean || in[0].dtype() != DType::Bool, ErrorKind::DtypeNotSupported,
+                   "[scatter_reduce] reduce='mean' is not supported for a bool self");
+    return {{in[0].shape(), in[0].dtype()}};
+  };
+  op.cpu_kernel = scatter_reduce_kernel<&cpu::scatter_reduce>(false);
+  op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(scatter_reduce_kernel<&cuda::scatter_reduce>(false));
+  op.derive_inplace = true;
+  op.derive_out = true;
+}
+
+// PyTorch's older spelling: reduce 'add' or 'multiply', self always included.
+void register_scatter_reduce_legacy(OpRegistry& registry) {
+  OpDef& op = registry.add("scatter.reduce(Tensor self, Tensor index, Tensor src, *, int dim, str reduce) -> Tensor",
+                           OpKind::Composite, "index",
+                           "scatter_reduce with reduce 'add' as 'sum' and 'multiply' as 'prod', self included");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const std::string& reduce = attrs.get_string("reduce");
+    FUNCSPEC_CHECK(reduce == "add" || reduce == "multiply", ErrorKind::InvalidArgument,
+                   "[scatter] reduce argument must be either add or multiply, got {}", reduce);
+    return call("scatter_reduce", in,
+                {{"dim", attrs.get_int("dim")},
+                 {"reduce", std::string(reduce == "add" ? "sum" : "prod")},
+                 {"include_self", true}});
+  };
+}
+
+// A 0-d or 1-d index of k elements as a scatter index shaped like `like` with k at `dim`: element j
+// of the index at position j of dim, repeated over the other dims (a view).
+Tensor spread_along(const Tensor& index, Shape like, std::int64_t dim) {
+  const std::int64_t k = index.numel();
+  if (like.empty()) return call_one("reshape", {index}, {{"shape", std::vector<std::int64_t>{}}});
+  std::vector<std::int64_t> lined_up(like.size(), 1);
+  lined_up[as_index(dim)] = k;
+  like[as_index(dim)] = k;
+  return call_one("expand", {call_one("reshape", {index}, {{"shape", lined_up}})},
+                  {{"size", std::vector<std::int64_t>(like.begin(), like.end())}});
+}
+
+// The checks of index_copy and index_reduce: a 0-d or 1-d int64 index, source of self's dtype and
+// of self's shape with index's length at dim (rank 0: one index element). Returns the wrapped dim.
+std::int64_t check_index_source(std::string_view op, const Tensor& self, const Tensor& index, const Tensor& source,
+                                std::int64_t dim) {
+  check_index_dtype(op, index);
+  check_rank(op, "index", index, {0, 1});
+  check_same_dtype(op, "source", self, source);
+  const std::int64_t d = wrap_dim(dim, self.dim(), op);
+  Shape expected = self.shape();
+  if (self.dim() > 0) expected[as_index(d)] = index.numel();
+  FUNCSPEC_CHECK(source.shape() == expected && (self.dim() > 0 || index.numel() == 1), ErrorKind::ShapeMismatch,
+                 "[{}] source has shape {} but self of shape {} and an index of {} elements need {}", op,
+                 shape_to_string(source.shape()), shape_to_string(self.shape()), index.numel(),
+                 shape_to_string(expected));
+  return d;
+}
+
+void register_index_reduce(OpRegistry& registry) {
+  OpDef& op = registry.add(
+      "index_reduce(Tensor self, Tensor index, Tensor source, *, int dim, str reduce, bool include_self=True) -> "
+      "Tensor",
+      OpKind::Composite, "index",
+      "slice index[j] of self reduced (prod, mean, amax, amin) with source.select(dim, j), for j in order, and with "
+      "self's own slice when include_self");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const std::string& reduce = attrs.get_string("reduce");
+    FUNCSPEC_CHECK(reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin",
+                   ErrorKind::InvalidArgument,
+                   "[index_reduce] reduce argument must be either prod, mean, amax or amin, got {}", reduce);
+    const std::int64_t d = check_index_source("index_reduce", in[0], in[1], in[2], attrs.get_int("dim"));
+    // Slice j of source lands on slice index[j]: scatter_reduce over the spread index folds the same
+    // values into every element in the same order (j ascending).
+    return call("scatter_reduce", {in[0], spread_along(in[1], in[2].shape(), d), in[2]},
+                {{"dim", d}, {"reduce", reduce}, {"include_self", attrs.get_bool("include_self")}});
+  };
+  op.derive_inplace = true;
+}
+
+void register_index_copy(OpRegistry& registry) {
+  OpDef& op = registry.add("index_copy(Tensor self, Tensor index, Tensor source, *, int dim) -> Tensor",
+                           OpKind::Composite, "index",
+                           "a copy of self with slice index[j] replaced by source.select(dim, j); of duplicates the "
+                           "last j wins (SPEC OPS-22.1)");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const std::int64_t d = check_index_source("index_copy", in[0], in[1], in[2], attrs.get_int("dim"));
+    return call("scatter", {in[0], spread_along(in[1], in[2].shape(), d), in[2]}, {{"dim", d}});
+  };
+  op.derive_inplace = true;
+}
+
+void register_index_fill(OpRegistry& registry) {
+  OpDef& op = registry.add(
+      "index_fill(Tensor self, Tensor index, *, int dim, Scalar value) -> Tensor", OpKind::Composite, "index",
+      "a copy of self with the slices at index along dim set to value (converted to self's dtype)");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const Tensor& self = in[0];
+    const Tensor& index = in[1];
+    check_index_dtype("index_fill", index);
+    check_rank("index_fill", "index", index, {0, 1});
+    const std::int64_t d = wrap_dim(attrs.get_int("dim"), self.dim(), "index_fill");
+    FUNCSPEC_CHECK(self.dim() > 0 || index.numel() == 1, ErrorKind::ShapeMismatch,
+                   "[index_fill] a 0-dim self takes an index of one element, not {}", index.numel());
+    return call("scatter.value", {self, spread_along(index, self.shape(), d)},
+                {{"dim", d}, {"value", attrs.get_scalar("value")}});
+  };
+  op.derive_inplace = true;
+}
+
+// take and put index self as flattened; a negative index counts from the end (PyTorch's rule).
+Tensor flat_positions(const Tensor& index, std::int64_t numel) {
+  const Tensor flat = call_one("reshape", {index}, {{"shape", std::vector<std::int64_t>{-1}}});
+  const Tensor negative = call_one("lt", {flat, Tensor::wrapped_scalar(Scalar(std::int64_t{0}))});
+  return call_one("where", {negative, call_one("add", {flat, Tensor::wrapped_scalar(Scalar(numel))}), flat});
+}
+
+void register_take(OpRegistry& registry) {
+  OpDef& op = registry.add("take(Tensor self, Tensor index) -> Tensor", OpKind::Composite, "index",
+                           "the elements of the flattened self at index (negative counts from the end); index's shape");
+  op.decompose = [](const TensorList& in, const Attrs&) -> TensorList {
+    const Tensor& self = in[0];
+    const Tensor& index = in[1];
+    check_index_dtype("take", index);
+    const Tensor flat = call_one("reshape", {self}, {{"shape", std::vector<std::int64_t>{-1}}});
+    const Tensor taken = call_one("gather", {flat, flat_positions(index, self.numel())}, {{"dim", std::int64_t{0}}});
+    return call("reshape", {taken}, {{"shape", std::vector<std::int64_t>(index.shape().begin(), index.shape().end())}});
+  };
+}
+
+void register_put(OpRegistry& registry) {
+  OpDef& op = registry.add("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
+                           OpKind::Composite, "index",
+                           "a copy of the flattened self with source written (accumulate: added) at index, then "
+                           "self's shape; of duplicate writes the last in index order wins (SPEC OPS-22.1)");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const Tensor& self = in[0];
+    const Tensor& index = in[1];
+    const Tensor& source = in[2];
+    check_index_dtype("put", index);
+    check_same_dtype("put", "source", self, source);
+    FUNCSPEC_CHECK(index.numel() == source.numel(), ErrorKind::ShapeMismatch,
+                   "[put] source has {} elements but index has {}; they must be equal", source.numel(), index.numel());
+    const std::vector<std::int64_t> flat_shape{-1};
+    const Tensor flat = call_one("reshape", {self}, {{"shape", flat_shape}});
+    const Tensor values = call_one("reshape", {source}, {{"shape", flat_shape}});
+    const Tensor written = call_one(attrs.get_bool("accumulate") ? "scatter_add" : "scatter",
+                                    {flat, flat_positions(index, self.numel()), values}, {{"dim", std::int64_t{0}}});
+    return call("reshape", {written}, {{"shape", std::vector<std::int64_t>(self.shape().begin(), self.shape().end())}});
+  };
+  op.derive_inplace = true;
 }
 
 void register_take_along_dim(OpRegistry& registry) {
@@ -358,6 +579,15 @@ void register_index_ops(OpRegistry& registry) {
   register_index_select(registry);
   register_gather(registry);
   register_scatter_add(registry);
+  register_scatter(registry);
+  register_scatter_value(registry);
+  register_scatter_reduce(registry);
+  register_scatter_reduce_legacy(registry);
+  register_index_reduce(registry);
+  register_index_copy(registry);
+  register_index_fill(registry);
+  register_take(registry);
+  register_put(registry);
   register_take_along_dim(registry);
   register_masked_fill(registry);
   register_index_add(registry);

@@ -151,7 +151,8 @@ RULES: list[Rule] = [
          r"jnp\.where: condition must|"
          r"dtype argument to .* must be a float dtype|"
          r"not implemented for (?:bool|int)|"
-         r"Unsupported dtype|does not accept dtype",
+         r"Unsupported dtype|does not accept dtype|"
+         r"Indexer must have integer or boolean type",
          "dtype_not_supported"),
 ]
 

@@ -409,6 +409,82 @@ def build_ops() -> dict[str, Impl]:
         window = tuple(slice(0, n) for n in jnp.shape(index))
         return x.at[tuple(grids)].add(src[window])
 
+    # scatter and its reductions are `.at[...]` updates over the index's grid, as scatter_add. JAX
+    # has no mean and no fold without self's value (include_self=False): those stay unsupported.
+    def _scatter_at(x, index, dim):
+        if _ndim(x) == 0:  # a rank-0 self is indexed as its one element
+            return jnp.reshape(x, (1,)).at[jnp.reshape(index, (-1,))], lambda y: jnp.reshape(y, ())
+        grids = list(jnp.indices(jnp.shape(index), sparse=True))
+        grids[dim % _ndim(x)] = index
+        return x.at[tuple(grids)], lambda y: y
+
+    def _window(src, index):
+        if _ndim(src) == 0:
+            return jnp.reshape(src, (-1,))
+        return src[tuple(slice(0, n) for n in jnp.shape(index))]
+
+    # The `.at[]` update of each reduce name, per op (index_reduce has no sum; scatter.reduce says
+    # add and multiply).
+    _scatter_reduce_names = {"sum": "add", "prod": "multiply", "amax": "max", "amin": "min"}
+    _index_reduce_names = {"prod": "multiply", "amax": "max", "amin": "min"}
+    _legacy_reduce_names = {"add": "add", "multiply": "multiply"}
+
+    def _reduced(ref, reduce, values, include_self=True, names=_scatter_reduce_names):
+        if reduce not in names:
+            raise Unsupported(f"JAX's .at[] has no {reduce!r} reduction for this op")
+        if not include_self:
+            raise Unsupported("JAX's .at[] updates always fold in the array's own value (include_self=False)")
+        return getattr(ref, names[reduce])(values)
+
+    @op("scatter")
+    def scatter(ctx, x, index, src, dim):
+        ref, back = _scatter_at(x, index, dim)
+        return back(ref.set(_window(src, index)))
+
+    @op("scatter.value")
+    def scatter_value(ctx, x, index, dim, value):
+        ref, back = _scatter_at(x, index, dim)
+        return back(ref.set(value))
+
+    @op("scatter_reduce")
+    def scatter_reduce(ctx, x, index, src, dim, reduce, include_self=True):
+        ref, back = _scatter_at(x, index, dim)
+        return back(_reduced(ref, reduce, _window(src, index), include_self))
+
+    @op("scatter.reduce")
+    def scatter_reduce_legacy(ctx, x, index, src, dim, reduce):
+        ref, back = _scatter_at(x, index, dim)
+        return back(_reduced(ref, reduce, _window(src, index), names=_legacy_reduce_names))
+
+    def _slices_at(x, index, dim):
+        if _ndim(x) == 0:
+            return jnp.reshape(x, (1,)).at[jnp.reshape(index, (-1,))], lambda y: jnp.reshape(y, ())
+        return x.at[(slice(None),) * (dim % _ndim(x)) + (jnp.reshape(index, (-1,)),)], lambda y: y
+
+    @op("index_reduce")
+    def index_reduce(ctx, x, index, source, dim, reduce, include_self=True):
+        ref, back = _slices_at(x, index, dim)
+        return back(_reduced(ref, reduce, source if _ndim(x) > 0 else jnp.reshape(source, (-1,)), include_self,
+                             _index_reduce_names))
+
+    @op("index_copy")
+    def index_copy(ctx, x, index, source, dim):
+        ref, back = _slices_at(x, index, dim)
+        return back(ref.set(source if _ndim(x) > 0 else jnp.reshape(source, (-1,))))
+
+    @op("index_fill")
+    def index_fill(ctx, x, index, dim, value):
+        ref, back = _slices_at(x, index, dim)
+        return back(ref.set(value))
+
+    ops["take"] = lambda ctx, x, index: jnp.take(jnp.ravel(x), index)
+
+    @op("put")
+    def put(ctx, x, index, source, accumulate=False):
+        ref = jnp.ravel(x).at[jnp.ravel(index)]
+        values = jnp.ravel(source)
+        return jnp.reshape(ref.add(values) if accumulate else ref.set(values), jnp.shape(x))
+
     @op("index_add")
     def index_add(ctx, x, index, source, dim, alpha=1):
         added = source if alpha == 1 else alpha * source

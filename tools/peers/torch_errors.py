@@ -445,6 +445,15 @@ RULES: list[Rule] = [
          r"The derivative of linalg\.qr depends on Q, which is not computed when mode='r'|"
          r"The QR decomposition is not differentiable when mode='complete' and nrows > ncols",
          "invalid_argument"),
+    # scatter, scatter_reduce, index_reduce, index_copy, index_fill, take, put (docs/ops/index.md).
+    Rule(r"(?:index_copy_|take|put_)\(\): Expected a long tensor for index|"
+         r"scatter\(\): Expected dtype int32/int64 for index", "dtype_not_supported"),
+    Rule(r"Index has to be a vector/scalar|Index should have dimension 1 or 0|"
+         r"Index tensor must have the same number of dimensions as (?:self|src) tensor|"
+         r"Expected index (?:torch\.Size\(\[[\d, ]*\]\)|\[[\d, ]*\]) to be (?:smaller|no larger) than (?:self|src)|"
+         r"put_\(\): Expected source and index to have the same number of elements", "shape_mismatch"),
+    Rule(r"reduce argument must be either (?:add or multiply|sum, prod, mean, amax or amin)|"
+         r"index_reduce\(\): Expected reduce to be one of", "invalid_argument"),
 ]
 
 

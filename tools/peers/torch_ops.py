@@ -404,6 +404,25 @@ def build_ops() -> Ops:
     ops.add("index_select", lambda x, index, dim: torch.index_select(x, dim, index))
     ops.add("gather", lambda x, index, dim: torch.gather(x, dim, index))
     ops.add("scatter_add", lambda x, index, src, dim: torch.scatter_add(x, dim, index, src))
+    ops.add("scatter", lambda x, index, src, dim, out=None: torch.scatter(x, dim, index, src, **_out(out)),
+            inplace=lambda x, index, src, dim: x.scatter_(dim, index, src), out=True)
+    ops.table["scatter.value"] = lambda x, index, dim, value: torch.scatter(x, dim, index, value)
+    ops.table["scatter.reduce"] = lambda x, index, src, dim, reduce: torch.scatter(x, dim, index, src, reduce=reduce)
+    ops.add("scatter_reduce", lambda x, index, src, dim, reduce, include_self=True, out=None: torch.scatter_reduce(
+        x, dim, index, src, reduce, include_self=include_self, **_out(out)),
+        inplace=lambda x, index, src, dim, reduce, include_self=True: x.scatter_reduce_(
+            dim, index, src, reduce, include_self=include_self), out=True)
+    ops.add("index_reduce", lambda x, index, source, dim, reduce, include_self=True: torch.index_reduce(
+        x, dim, index, source, reduce, include_self=include_self),
+        inplace=lambda x, index, source, dim, reduce, include_self=True: x.index_reduce_(
+            dim, index, source, reduce, include_self=include_self))
+    ops.add("index_copy", lambda x, index, source, dim: torch.index_copy(x, dim, index, source),
+            inplace=lambda x, index, source, dim: x.index_copy_(dim, index, source))
+    ops.add("index_fill", lambda x, index, dim, value: torch.index_fill(x, dim, index, value),
+            inplace=lambda x, index, dim, value: x.index_fill_(dim, index, value))
+    ops.add("take", lambda x, index: torch.take(x, index))
+    ops.add("put", lambda x, index, source, accumulate=False: torch.put(x, index, source, accumulate=accumulate),
+            inplace=lambda x, index, source, accumulate=False: x.put_(index, source, accumulate=accumulate))
     ops.add("take_along_dim", lambda x, indices, dim=None: torch.take_along_dim(x, indices, dim))
     ops.add("masked_fill", lambda x, mask, value: torch.masked_fill(x, mask, value),
             inplace=lambda x, mask, value: x.masked_fill_(mask, value))

@@ -103,6 +103,47 @@ void scatter_add(const Tensor& self, const Tensor& index, const Tensor& src, std
   });
 }
 
+void scatter_reduce(const Tensor& self, const Tensor& index, const Tensor& src, std::int64_t dim,
+                    common::ScatterMode mode, bool include_self, const Tensor& out) {
+  check_index_values(mode == common::ScatterMode::Replace ? "scatter" : "scatter_reduce", index, dim,
+                     self.dim() == 0 ? 1 : self.shape()[as_index(dim)]);
+  // The running values and counts live in a row-major buffer of out's shape; out is written last.
+  const Strides linear = contiguous_strides(out.shape());
+  Strides linear_ignoring_dim = linear;
+  if (!linear_ignoring_dim.empty()) linear_ignoring_dim[as_index(dim)] = 0;
+  const std::int64_t step = out.dim() == 0 ? 0 : linear[as_index(dim)];
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(out.numel()), 0);
+  visit_dtype(out.dtype(), [&]<typename T>() {
+    struct Cell {
+      T value{};
+    };  // not std::vector<bool>'s packed bits
+    std::vector<Cell> cells(static_cast<std::size_t>(out.numel()));
+    const T* self_data = self.data<T>();
+    if (include_self) {
+      for_each_offset<2>(out.shape(), {linear, self.strides()}, [&](const std::array<std::int64_t, 2>& off) {
+        cells[as_index(off[0])].value = self_data[off[1]];
+        counts[as_index(off[0])] = 1;
+      });
+    }
+    const T* from = src.data<T>();
+    const std::int64_t* idx = index.data<std::int64_t>();
+    for_each_offset<3>(index.shape(), {linear_ignoring_dim, index.strides(), src.strides()},
+                       [&](const std::array<std::int64_t, 3>& off) {
+                         const std::size_t q = as_index(off[0] + idx[off[1]] * step);
+                         T& acc = cells[q].value;
+                         acc = counts[q] == 0 ? from[off[2]] : common::scatter_combine(mode, acc, from[off[2]]);
+                         ++counts[q];
+                       });
+    T* dst = out.data<T>();
+    for_each_offset<3>(
+        out.shape(), {out.strides(), self.strides(), linear}, [&](const std::array<std::int64_t, 3>& off) {
+          const std::size_t q = as_index(off[2]);
+          const bool reached = include_self ? counts[q] > 1 : counts[q] > 0;
+          dst[off[0]] = reached ? common::scatter_finish(mode, cells[q].value, counts[q]) : self_data[off[1]];
+        });
+  });
+}
+
 void index_add(const Tensor& self, const Tensor& index, const Tensor& source, std::int64_t dim, const Scalar& alpha,
                const Tensor& out) {
   check_index_values("index_add", index, dim, self.dim() == 0 ? 1 : self.shape()[as_index(dim)]);

@@ -3,6 +3,7 @@
 // before anything is written, so an out-of-range index never leaves a half-written output.
 #include <string_view>
 
+#include "reference/backends/common/index_update.h"
 #include "reference/core/tensor.h"
 
 namespace funcspec::cpu {
@@ -24,6 +25,12 @@ void gather(const Tensor& self, const Tensor& index, std::int64_t dim, const Ten
 // out = self, then out[p with p[dim] replaced by index[p]] += src[p] for each position p of index,
 // in row-major order of p (a fixed order, so float results are reproducible).
 void scatter_add(const Tensor& self, const Tensor& index, const Tensor& src, std::int64_t dim, const Tensor& out);
+
+// scatter and scatter_reduce (NOTE: [scatter modes]): out[q] folds, in row-major order of the
+// index positions p with p[dim] = index[p] = q[dim] (self[q] first when include_self), the values
+// src[p]; an element no p reaches is self[q]. self, out: one shape; src at least index's.
+void scatter_reduce(const Tensor& self, const Tensor& index, const Tensor& src, std::int64_t dim,
+                    common::ScatterMode mode, bool include_self, const Tensor& out);
 
 // out = self, then out.select(dim, index[j]) += alpha * source.select(dim, j) for j = 0, 1, ...
 void index_add(const Tensor& self, const Tensor& index, const Tensor& source, std::int64_t dim, const Scalar& alpha,

@@ -89,6 +89,19 @@ void scatter_add(const Tensor& self, const Tensor& index, const Tensor& src, std
   });
 }
 
+void scatter_reduce(const Tensor& self, const Tensor& index, const Tensor& src, std::int64_t dim,
+                    common::ScatterMode mode, bool include_self, const Tensor& out) {
+  const char* op = mode == common::ScatterMode::Replace ? "scatter" : "scatter_reduce";
+  check_index_values(op, index, dim, self.dim() == 0 ? 1 : self.shape()[as_index(dim)]);
+  const Geometry geometry = geometry_of(out.shape(), op);
+  const Geometry index_geometry = geometry_of(index.shape(), op);
+  visit_cuda_dtype(out.dtype(), [&]<typename T>() {
+    launch_scatter_reduce<T>(geometry, kernel_dim(out, dim), strided_view_of<T>(out, op), strided_view_of<T>(self, op),
+                             index_geometry, strided_view_of<std::int64_t>(index, op), strided_view_of<T>(src, op),
+                             static_cast<int>(mode), include_self);
+  });
+}
+
 void index_add(const Tensor& self, const Tensor& index, const Tensor& source, std::int64_t dim, const Scalar& alpha,
                const Tensor& out) {
   check_index_values("index_add", index, dim, self.dim() == 0 ? 1 : self.shape()[as_index(dim)]);

@@ -82,6 +82,44 @@ __global__ void scatter_add_kernel(Geometry geometry, int dim, StridedView<T> ou
 }
 
 template <typename T>
+__global__ void scatter_reduce_kernel(Geometry geometry, int dim, StridedView<T> out, StridedView<T> self,
+                                      Geometry index_geometry, StridedView<std::int64_t> index, StridedView<T> src,
+                                      int mode_code, bool include_self) {
+  const auto mode = static_cast<common::ScatterMode>(mode_code);
+  FUNCSPEC_GRID_STRIDE_LOOP(i, geometry.numel) {
+    const T own = element_at(self, i, geometry);
+    T acc = own;
+    std::int64_t count = include_self ? 1 : 0;
+    std::int64_t rest = i, target = 0, index_base = 0, src_base = 0;
+    bool reached = true;
+    for (int d = geometry.rank - 1; d >= 0; --d) {
+      const std::int64_t q = rest % geometry.sizes[d];
+      rest /= geometry.sizes[d];
+      if (d == dim) {
+        target = q;
+        continue;
+      }
+      if (q >= index_geometry.sizes[d]) reached = false;
+      index_base += q * index.strides[d];
+      src_base += q * src.strides[d];
+    }
+    const std::int64_t own_count = count;
+    if (reached) {
+      const std::int64_t candidates = dim < 0 ? 1 : index_geometry.sizes[dim];
+      const std::int64_t index_step = dim < 0 ? 0 : index.strides[dim];
+      const std::int64_t src_step = dim < 0 ? 0 : src.strides[dim];
+      for (std::int64_t j = 0; j < candidates; ++j) {
+        if (index.data[index_base + j * index_step] != target) continue;
+        const T v = src.data[src_base + j * src_step];
+        acc = count == 0 ? v : common::scatter_combine(mode, acc, v);
+        ++count;
+      }
+    }
+    element_at(out, i, geometry) = count > own_count ? common::scatter_finish(mode, acc, count) : own;
+  }
+}
+
+template <typename T>
 __global__ void index_add_kernel(Geometry geometry, int dim, StridedView<T> out, StridedView<T> self,
                                  StridedView<T> source, std::int64_t source_step, const std::int64_t* index_data,
                                  std::int64_t index_stride, std::int64_t index_count, T alpha) {
@@ -168,6 +206,16 @@ void launch_scatter_add(const Geometry& out_geometry, int dim, const StridedView
 }
 
 template <typename T>
+void launch_scatter_reduce(const Geometry& out_geometry, int dim, const StridedView<T>& out, const StridedView<T>& self,
+                           const Geometry& index_geometry, const StridedView<std::int64_t>& index,
+                           const StridedView<T>& src, int mode, bool include_self) {
+  if (out_geometry.numel == 0) return;
+  FUNCSPEC_LAUNCH(blocks_for(out_geometry.numel), kThreadsPerBlock, scatter_reduce_kernel<T>)
+  (out_geometry, dim, out, self, index_geometry, index, src, mode, include_self);
+  check_launch("the scatter_reduce kernel");
+}
+
+template <typename T>
 void launch_index_add(const Geometry& out_geometry, int dim, const StridedView<T>& out, const StridedView<T>& self,
                       const StridedView<T>& source, std::int64_t source_step, const std::int64_t* index_data,
                       std::int64_t index_stride, std::int64_t index_count, T alpha) {
@@ -186,18 +234,21 @@ void launch_masked_fill(const Geometry& geometry, const StridedView<T>& out, con
   check_launch("the masked_fill kernel");
 }
 
-#define FUNCSPEC_INSTANTIATE_INDEX_LAUNCHERS(T)                                                                  \
-  template void launch_strided_copy<T>(const Geometry&, const StridedView<T>&, const StridedView<T>&);           \
-  template void launch_index_select<T>(const Geometry&, int, const StridedView<T>&, const StridedView<T>&,       \
-                                       std::int64_t, const std::int64_t*, std::int64_t);                         \
-  template void launch_gather<T>(const Geometry&, const StridedView<T>&, const StridedView<std::int64_t>&,       \
-                                 const StridedView<T>&, std::int64_t);                                           \
-  template void launch_scatter_add<T>(const Geometry&, int, const StridedView<T>&, const StridedView<T>&,        \
-                                      const Geometry&, const StridedView<std::int64_t>&, const StridedView<T>&); \
-  template void launch_index_add<T>(const Geometry&, int, const StridedView<T>&, const StridedView<T>&,          \
-                                    const StridedView<T>&, std::int64_t, const std::int64_t*, std::int64_t,      \
-                                    std::int64_t, T);                                                            \
-  template void launch_masked_fill<T>(const Geometry&, const StridedView<T>&, const StridedView<T>&,             \
+#define FUNCSPEC_INSTANTIATE_INDEX_LAUNCHERS(T)                                                                    \
+  template void launch_strided_copy<T>(const Geometry&, const StridedView<T>&, const StridedView<T>&);             \
+  template void launch_index_select<T>(const Geometry&, int, const StridedView<T>&, const StridedView<T>&,         \
+                                       std::int64_t, const std::int64_t*, std::int64_t);                           \
+  template void launch_gather<T>(const Geometry&, const StridedView<T>&, const StridedView<std::int64_t>&,         \
+                                 const StridedView<T>&, std::int64_t);                                             \
+  template void launch_scatter_add<T>(const Geometry&, int, const StridedView<T>&, const StridedView<T>&,          \
+                                      const Geometry&, const StridedView<std::int64_t>&, const StridedView<T>&);   \
+  template void launch_scatter_reduce<T>(const Geometry&, int, const StridedView<T>&, const StridedView<T>&,       \
+                                         const Geometry&, const StridedView<std::int64_t>&, const StridedView<T>&, \
+                                         int, bool);                                                               \
+  template void launch_index_add<T>(const Geometry&, int, const StridedView<T>&, const StridedView<T>&,            \
+                                    const StridedView<T>&, std::int64_t, const std::int64_t*, std::int64_t,        \
+                                    std::int64_t, T);                                                              \
+  template void launch_masked_fill<T>(const Geometry&, const StridedView<T>&, const StridedView<T>&,               \
                                       const StridedView<bool>&, T);
 FUNCSPEC_INSTANTIATE_INDEX_LAUNCHERS(bool)
 FUNCSPEC_INSTANTIATE_INDEX_LAUNCHERS(std::int64_t)

@@ -53,6 +53,15 @@ void launch_scatter_add(const Geometry& out_geometry, int dim, const StridedView
                         const Geometry& index_geometry, const StridedView<std::int64_t>& index,
                         const StridedView<T>& src);
 
+// scatter and scatter_reduce: out[q] folds self[q] (when include_self) and then the src[p] that
+// land on q, in increasing p[dim] (the cpu's row-major order restricted to those p), with the
+// combination of `mode` (a common::ScatterMode; NOTE: [scatter modes]); an element nothing reaches
+// is self[q]. Geometries as for launch_scatter_add.
+template <typename T>
+void launch_scatter_reduce(const Geometry& out_geometry, int dim, const StridedView<T>& out, const StridedView<T>& self,
+                           const Geometry& index_geometry, const StridedView<std::int64_t>& index,
+                           const StridedView<T>& src, int mode, bool include_self);
+
 // index_add: out[q] = self[q] + alpha * source[q with q[dim] = j] for each j with index[j] = q[dim],
 // in increasing j. `source` has its stride of dim set to 0 (the kernel adds j * source_step);
 // index (0-d or 1-d, `index_count` elements) at index_data[j * index_stride].

@@ -27,10 +27,14 @@ std::vector<std::string> ops_where(bool (*keep)(const OpDef&)) {
   return names;
 }
 
+// An overload's '.' becomes "__", so that scatter.reduce and scatter_reduce stay apart.
 std::string param_name(const testing::TestParamInfo<std::string>& info) {
-  std::string name = info.param;
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  std::string name;
+  for (const char c : info.param) {
+    if (c == '.')
+      name += "__";
+    else
+      name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   }
   return name;
 }

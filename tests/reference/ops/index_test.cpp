@@ -7,6 +7,7 @@
 #include "reference/api/creation.h"
 #include "reference/api/index.h"
 #include "reference/api/view.h"
+#include "reference/ops/dispatch.h"
 #include "tests/reference/test_support.h"
 
 namespace funcspec {
@@ -354,6 +355,78 @@ TEST(Pad, TooManyDimsIsInvalid) {
 
 TEST(Pad, NegativeResultSizeIsInvalid) {
   expect_error_kind(ErrorKind::InvalidArgument, [] { ops::pad(shaped_f64({1, 2}, {2}), {-2, -1}); });
+}
+
+// ---- scatter, scatter_reduce, take, put (SPEC OPS-22.x)
+
+Attrs scatter_dim(std::int64_t dim) { return {{"dim", dim}}; }
+Attrs scatter_reduction(const char* reduce, bool include_self) {
+  return {{"dim", std::int64_t{0}}, {"reduce", std::string(reduce)}, {"include_self", include_self}};
+}
+
+TEST(Scatter, LastOfDuplicateTargetsWins) {
+  const Tensor out =
+      call_one("scatter", {shaped_f64({1, 2, 3}, {3}), shaped_i64({0, 0, 2, 0}, {4}), shaped_f64({0.5, -1, 2, 4}, {4})},
+               scatter_dim(0));
+  EXPECT_EQ(out.to_vector<double>(), (Values{4, 2, 2}));
+}
+
+TEST(Scatter, OutOfRangeIndexWritesNothing) {
+  const Tensor self = shaped_f64({1, 2, 3}, {3});
+  expect_error_kind(ErrorKind::IndexOutOfRange, [&] {
+    call_one("scatter_", {self, shaped_i64({0, 3}, {2}), shaped_f64({7, 8}, {2})}, scatter_dim(0));
+  });
+  EXPECT_EQ(self.to_vector<double>(), (Values{1, 2, 3}));
+}
+
+TEST(ScatterReduce, MeanWithoutSelfAndUnreachedElementsKeepSelf) {
+  const Tensor out = call_one(
+      "scatter_reduce", {shaped_f64({1, 2, 3}, {3}), shaped_i64({2, 2, 2, 0}, {4}), shaped_f64({0.5, -1, 2, 4}, {4})},
+      scatter_reduction("mean", false));
+  EXPECT_EQ(out.to_vector<double>(), (Values{4, 2, 0.5}));
+}
+
+TEST(ScatterReduce, Int64MeanRoundsTowardMinusInfinity) {
+  const Tensor out =
+      call_one("scatter_reduce",
+               {shaped_i64({1, 2, 3, 4}, {4}), shaped_i64({0, 0, 2, 2, 2}, {5}), shaped_i64({-3, -4, 1, 0, 0}, {5})},
+               scatter_reduction("mean", true));
+  EXPECT_EQ(out.to_vector<std::int64_t>(), (std::vector<std::int64_t>{-2, 2, 1, 4}));
+}
+
+TEST(ScatterReduce, AmaxPropagatesNaN) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const Tensor out = call_one(
+      "scatter_reduce",
+      {shaped_f64({1, nan, -inf, 2}, {4}), shaped_i64({0, 0, 2, 3, 3}, {5}), shaped_f64({inf, 0.5, 1, nan, -1}, {5})},
+      scatter_reduction("amax", true));
+  const Values got = out.to_vector<double>();
+  EXPECT_EQ(got[0], inf);
+  EXPECT_TRUE(std::isnan(got[1]));
+  EXPECT_EQ(got[2], 1.0);
+  EXPECT_TRUE(std::isnan(got[3]));
+}
+
+TEST(ScatterReduce, UnknownReduceIsInvalidArgument) {
+  expect_error_kind(ErrorKind::InvalidArgument, [] {
+    call_one("scatter_reduce", {shaped_f64({1, 2}, {2}), shaped_i64({0}, {1}), shaped_f64({1}, {1})},
+             scatter_reduction("max", true));
+  });
+}
+
+TEST(Put, NegativePositionsCountFromTheEndAndTheLastDuplicateWins) {
+  const Tensor out =
+      call_one("put", {shaped_f64({1, 2, 3}, {3}), shaped_i64({2, -1, 0, 2}, {4}), shaped_f64({0.5, -1, 2, 4}, {4})},
+               {{"accumulate", false}});
+  EXPECT_EQ(out.to_vector<double>(), (Values{2, 2, 4}));
+}
+
+TEST(Take, PositionOutOfRangeIsIndexOutOfRange) {
+  expect_error_kind(ErrorKind::IndexOutOfRange, [] {
+    call_one("take", {shaped_f64({1, 2, 3}, {3}), shaped_i64({-4}, {1})}, {});
+  });
+  EXPECT_EQ(call_one("take", {shaped_f64({1, 2, 3}, {3}), shaped_i64({-3, 2}, {2})}, {}).to_vector<double>(),
+            (Values{1, 3}));
 }
 
 }  // namespace
