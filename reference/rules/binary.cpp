@@ -2,6 +2,7 @@
 // Batching: the op layer has already promoted and broadcast the examples (NOTE: [interpreter
 // stack] in dispatch), so the inputs' examples share one shape; with every batch dim moved to the
 // front (unbatched inputs expanded, without copying), the op applies element by element.
+#include <limits>
 #include <string>
 
 #include "reference/api/ops.h"
@@ -127,11 +128,18 @@ void register_binary_rules(RuleAttacher& attach) {
     // that makes it infinite (base^-1, log 0 at a zero base). The select gives the branch it drops
     // a zero cotangent, and 0 * inf there would make reverse-over-reverse NaN where
     // forward-over-reverse is finite: the modes' second derivatives would disagree.
+    // At b = 0 only a base whose reciprocal overflows (0, a subnormal, NaN) is masked, like 0^0: for
+    // any other base b·a^(b-1) is 0 there, and its derivative in the exponent, 1/a, is the true mixed
+    // second derivative of a^b (PyTorch masks every b = 0 and loses it: forward over forward gives
+    // half the cross term). The reciprocal only feeds a comparison, which passes no derivative.
     const Tensor by_base = scaled(c.tangents[0], [&] {
-      const Tensor zero_exponent = ops::eq(exponent, ops::lit(0));
-      const Tensor safe_exponent = ops::where(zero_exponent, ops::lit(1), exponent);
-      const Tensor power_rule = ops::mul(exponent, ops::pow(base, ops::sub(safe_exponent, ops::lit(1))));
-      return ops::where(zero_exponent, ops::lit(0), power_rule);
+      const Tensor overflowing_reciprocal =
+          ops::logical_not(ops::lt(ops::abs(ops::reciprocal(base)), ops::lit(std::numeric_limits<double>::infinity())));
+      const Tensor masked = ops::logical_and(ops::eq(exponent, ops::lit(0)), overflowing_reciprocal);
+      const Tensor safe_base = ops::where(masked, ops::lit(1), base);
+      const Tensor safe_exponent = ops::where(masked, ops::lit(1), exponent);
+      const Tensor power_rule = ops::mul(exponent, ops::pow(safe_base, ops::sub(safe_exponent, ops::lit(1))));
+      return ops::where(masked, ops::lit(0), power_rule);
     });
     const Tensor by_exponent = scaled(c.tangents[1], [&] {
       const Tensor zero_base = ops::logical_and(ops::eq(base, ops::lit(0)), ops::ge(exponent, ops::lit(0)));
