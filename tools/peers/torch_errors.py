@@ -65,7 +65,7 @@ RULES: list[Rule] = [
     Rule(r"We do not support batching operators that can output dynamic shape", "vmap_dynamic_shape"),
     Rule(r"vmap: (?:inplace arithmetic|(?:aten::)?\w+)\(self, \*extra_args\) is not possible because there exists a "
          r"Tensor `other` in extra_args that has more elements than `self`", "vmap_inplace_unbatched"),
-    Rule(r"Batching rule not implemented for aten::\w+\.\w*out\w*; the fallback path doesn't work on out= or "
+    Rule(r"Batching rule not implemented for aten::\w+\.\w*[Oo]ut\w*; the fallback path doesn't work on out= or "
          r"view ops", "vmap_out_variant"),
     Rule(r"vmap: Attempted to vmap over `\w+` in torch\.masked_select", "vmap_dynamic_shape"),
     Rule(r"Expected all tensors to have the same size in the mapped dimension", "vmap_batch_size_mismatch"),
