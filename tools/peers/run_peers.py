@@ -194,6 +194,10 @@ def load_causes(path: Path) -> list[Cause]:
     if duplicates:
         raise SystemExit(f"{path}: cause ids used twice: {sorted(duplicates)}")
     for c in causes:
+        for name in ("tests", "peers", "clauses", "upstream"):
+            value = getattr(c, name)
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise SystemExit(f"{path}: cause {c.id}: {name} must be a list of strings, not {value!r}")
         if c.verdict not in ("bug", "difference", "limitation"):
             raise SystemExit(f"{path}: cause {c.id}: unknown verdict {c.verdict!r}")
         if c.verdict == "bug" and not c.finding:
