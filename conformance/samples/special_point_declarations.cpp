@@ -111,6 +111,9 @@ std::map<std::string, std::vector<SpecialPoint>> binary_points() {
        // mixed second derivatives differ (1 one way, 0 the other), and no Hessian is symmetric.
        {point("zero base, positive exponents", {at({0.0, 0.0}), at({2.0, 3.0})}),
         point("zero base, zero exponent (0^0 = 1)", {at({0.0}), at({0.0})}),
+        // Smooth there: self's derivative b a^(b-1) is 0, and its derivative in b, 1/a, is the
+        // mixed second derivative a mask of every b == 0 would lose (PyTorch's Hessian is asymmetric).
+        point("nonzero base, zero exponent (mixed derivative 1/a)", {at({2.0, 0.25}), at({0.0, -0.0})}),
         // One element and a literal exponent: forward mode's Jacobian of an infinite slope holds
         // 0 * inf = NaN wherever the basis tangent is 0 (another element, the exponent), which
         // reverse mode never forms.
