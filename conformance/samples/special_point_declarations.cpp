@@ -90,6 +90,63 @@ std::map<std::string, std::vector<SpecialPoint>> unary_points() {
        {point("negative tail x=-10", {at({-10.0})}), point("underflow x=-40", {at({-40.0})}),
         point("saturation x=+40", {at({40.0})}, {{"approximate", std::string("tanh")}}),
         point("underflow x=-40", {at({-40.0})}, {{"approximate", std::string("tanh")}})}},
+      // asin, acos: the ends of the domain, one element each (the infinite slope times a basis
+      // tangent's 0 is NaN in forward mode), and just inside, where a relative tolerance catches
+      // a wrong huge derivative (1 - 2^-30: 2^14.5; float32 1 - 2^-20: 2^9.5).
+      {"asin",
+       {point("end of the domain x=1 (infinite slope)", {at({1.0})}),
+        point("end of the domain x=-1 (infinite slope)", {at({-1.0})}),
+        point("just inside x=+-(1-2^-30) (float32 1-2^-20)",
+              {at_by_dtype({1.0 - 0x1p-30, -1.0 + 0x1p-30}, {1.0 - 0x1p-20, -1.0 + 0x1p-20})})}},
+      {"acos",
+       {point("end of the domain x=1 (infinite slope)", {at({1.0})}),
+        point("end of the domain x=-1 (infinite slope)", {at({-1.0})}),
+        point("just inside x=+-(1-2^-30) (float32 1-2^-20)",
+              {at_by_dtype({1.0 - 0x1p-30, -1.0 + 0x1p-30}, {1.0 - 0x1p-20, -1.0 + 0x1p-20})})}},
+      // atan, asinh: where x^2 overflows, the derivatives are tiny (1/x^2, 1/|x|) and relative.
+      {"atan", {point("saturation x=+-1e200 (float32 +-1e20)", {at_by_dtype({1e200, -1e200}, {1e20, -1e20})})}},
+      {"asinh",
+       {point("series near 0 x=+-1e-20", {at({1e-20, -1e-20})}),
+        point("large x=+-1e200 (float32 +-1e20)", {at_by_dtype({1e200, -1e200}, {1e20, -1e20})})}},
+      {"acosh",
+       {point("end of the domain x=1 (infinite slope)", {at({1.0})}),
+        point("just above 1 x=1+2^-30 (float32 1+2^-20)", {at_by_dtype({1.0 + 0x1p-30}, {1.0 + 0x1p-20})}),
+        point("below the domain x<1 (NaN)", {at({0.5, -2.0})}),
+        point("large x=1e200 (float32 1e20)", {at_by_dtype({1e200}, {1e20})})}},
+      {"atanh",
+       {point("pole x=1", {at({1.0})}), point("pole x=-1", {at({-1.0})}),
+        point("pole neighbourhood x=+-(1-2^-30) (float32 1-2^-20)",
+              {at_by_dtype({1.0 - 0x1p-30, -1.0 + 0x1p-30}, {1.0 - 0x1p-20, -1.0 + 0x1p-20})})}},
+      // sinh, cosh: near overflow and past it (710.48; float32 89.42). The near points keep 1% of
+      // margin, so that vmap-of-grad's examples scaled by 1.01 stay finite: 703 (1.0e305; float32
+      // 88, 8.3e37).
+      {"sinh",
+       {point("near overflow x=+-703 (float32 +-88)", {at_by_dtype({703.0, -703.0}, {88.0, -88.0})}),
+        point("overflow x=+-711 (float32 +-90)", {at_by_dtype({711.0, -711.0}, {90.0, -90.0})})}},
+      {"cosh",
+       {point("minimum at 0 (derivative 0)", {at({0.0, -0.0})}),
+        point("near overflow x=+-703 (float32 +-88)", {at_by_dtype({703.0, -703.0}, {88.0, -88.0})}),
+        point("overflow x=+-711 (float32 +-90)", {at_by_dtype({711.0, -711.0}, {90.0, -90.0})})}},
+      // exp2: near overflow with the same 1% margin (2^1013 = 1.1e305; float32 2^126.5 = 1.2e38).
+      {"exp2",
+       {point("near overflow x=1013 (float32 126.5)", {at_by_dtype({1013.0}, {126.5})}),
+        point("overflow x=1024 (float32 128)", {at_by_dtype({1024.0}, {128.0})}),
+        point("underflow to subnormal x=-1060 (float32 -140)", {at_by_dtype({-1060.0}, {-140.0})}),
+        point("underflow to zero x=-1075 (float32 -150)", {at_by_dtype({-1075.0}, {-150.0})})}},
+      {"log2",
+       {point("pole at 0", {at({0.0, -0.0})}), point("pole neighbourhood x=1e-8", {at({1e-8, 3e-8})}),
+        point("powers of 2", {at({0.5, 1.0, 1024.0})})}},
+      {"log10",
+       {point("pole at 0", {at({0.0, -0.0})}), point("pole neighbourhood x=1e-8", {at({1e-8, 3e-8})}),
+        point("powers of 10", {at({0.001, 1.0, 1000.0})})}},
+      // erfc: the positive tail, where only a relative tolerance sees the tiny value and derivative
+      // -2/sqrt(pi) e^(-x^2), down to a subnormal value (x = 27; float32 10), and saturation at 2.
+      {"erfc",
+       {point("positive tail x=10 (float32 9)", {at_by_dtype({10.0}, {9.0})}),
+        point("underflow to subnormal x=27 (float32 10)", {at_by_dtype({27.0}, {10.0})}),
+        point("saturation x=-6 (float32 -4)", {at_by_dtype({-6.0}, {-4.0})})}},
+      {"frac", {point("jumps at integers and zeros (derivative 1)", {at({1.0, -2.0, 0.0, -0.0})})}},
+      {"trunc", {point("jumps at integers and zeros", {at({1.0, -2.0, 0.0, -0.0, 2.5, -2.5})})}},
       // The switch to the linear region at beta x = threshold, for each sampled attribute set.
       {"softplus",
        {point("threshold switch beta*x=threshold", {at({20.0})}),

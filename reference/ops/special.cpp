@@ -1,6 +1,6 @@
 // The special-function family's composites (docs/ops/special.md): ops whose PyTorch decomposition
 // is exact (clamp_min, clamp_max, lerp, addcmul, addcdiv) or whose derivative at every order comes
-// out right only from a decomposition (sinc at 0, logit's clamp). Their elementwise primitives
+// out right only from a decomposition (sinc at 0, logit's clamp), and deg2rad, a product. Their elementwise primitives
 // (xlogy, special_xlog1py, hypot, copysign, special_entr) are rows of the unary and binary
 // families' tables. Decompositions read shapes, dtypes and attributes, never data.
 #include <fmt/format.h>
@@ -88,6 +88,16 @@ void register_special_ops(OpRegistry& registry) {
     OpDef& op = registry.add("sinc(Tensor self) -> Tensor", OpKind::Composite, "special",
                              "sin(pi self) / (pi self), 1 at 0; integers compute in float32");
     op.decompose = [](const TensorList& in, const Attrs&) -> TensorList { return {sinc_of(floating_input(in[0]))}; };
+    derive_both(op);
+  }
+  {
+    // PyTorch's deg2rad: self * fl(pi/180), the double constant rounded once, so the op is linear
+    // and its derivative is that constant.
+    OpDef& op = registry.add("deg2rad(Tensor self) -> Tensor", OpKind::Composite, "special",
+                             "self * pi/180; integers compute in float32");
+    op.decompose = [](const TensorList& in, const Attrs&) -> TensorList {
+      return {special_call("mul", floating_input(in[0]), ops::lit(std::numbers::pi / 180.0))};
+    };
     derive_both(op);
   }
   {

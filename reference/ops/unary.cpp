@@ -29,6 +29,7 @@ struct UnaryOpSpec {
   DtypeRule rule;
   const char* summary;
   bool inplace = true;  // PyTorch has `name_` (log_sigmoid has only the out= variant)
+  bool out = true;      // PyTorch has `name.out` (isnan, isinf, isfinite have neither variant)
 };
 
 // The dtype the kernel computes in, given the input's.
@@ -84,7 +85,7 @@ void register_unary(OpRegistry& registry, const UnaryOpSpec& spec) {
   op.cpu_kernel = unary_kernel_fn<&cpu::unary_kernel>(fn);
   op.cuda_kernel = FUNCSPEC_CUDA_KERNEL(unary_kernel_fn<&cuda::unary_kernel>(fn));
   op.derive_inplace = spec.inplace;
-  op.derive_out = true;
+  op.derive_out = spec.out;
 }
 
 }  // namespace
@@ -121,6 +122,26 @@ void register_unary_ops(OpRegistry& registry) {
        "log(1 + e^(beta self)) / beta, or self where beta * self > threshold"},
       {"special_entr(Tensor self) -> Tensor", UnaryFn::SpecialEntr, DtypeRule::IntToFloat,
        "-self * log(self); 0 at 0, -inf below (docs/ops/special.md)", false},
+      {"asin(Tensor self) -> Tensor", UnaryFn::Asin, DtypeRule::IntToFloat,
+       "arcsine, in [-pi/2, pi/2]; NaN off [-1, 1]"},
+      {"acos(Tensor self) -> Tensor", UnaryFn::Acos, DtypeRule::IntToFloat, "arccosine, in [0, pi]; NaN off [-1, 1]"},
+      {"atan(Tensor self) -> Tensor", UnaryFn::Atan, DtypeRule::IntToFloat, "arctangent, in [-pi/2, pi/2]"},
+      {"sinh(Tensor self) -> Tensor", UnaryFn::Sinh, DtypeRule::IntToFloat, "hyperbolic sine"},
+      {"cosh(Tensor self) -> Tensor", UnaryFn::Cosh, DtypeRule::IntToFloat, "hyperbolic cosine"},
+      {"asinh(Tensor self) -> Tensor", UnaryFn::Asinh, DtypeRule::IntToFloat, "inverse hyperbolic sine"},
+      {"acosh(Tensor self) -> Tensor", UnaryFn::Acosh, DtypeRule::IntToFloat, "inverse hyperbolic cosine; NaN below 1"},
+      {"atanh(Tensor self) -> Tensor", UnaryFn::Atanh, DtypeRule::IntToFloat,
+       "inverse hyperbolic tangent; +-inf at +-1, NaN off [-1, 1]"},
+      {"exp2(Tensor self) -> Tensor", UnaryFn::Exp2, DtypeRule::IntToFloat, "2^self"},
+      {"log2(Tensor self) -> Tensor", UnaryFn::Log2, DtypeRule::IntToFloat, "base-2 logarithm"},
+      {"log10(Tensor self) -> Tensor", UnaryFn::Log10, DtypeRule::IntToFloat, "base-10 logarithm"},
+      {"erfc(Tensor self) -> Tensor", UnaryFn::Erfc, DtypeRule::IntToFloat, "1 - erf(self), accurate in the tail"},
+      {"frac(Tensor self) -> Tensor", UnaryFn::Frac, DtypeRule::FloatingOnly, "self - trunc(self), the sign of self"},
+      {"trunc(Tensor self) -> Tensor", UnaryFn::Trunc, DtypeRule::NoBool, "self rounded toward zero"},
+      {"isnan(Tensor self) -> Tensor", UnaryFn::Isnan, DtypeRule::BoolResult, "self != self", false, false},
+      {"isinf(Tensor self) -> Tensor", UnaryFn::Isinf, DtypeRule::BoolResult, "|self| == inf", false, false},
+      {"isfinite(Tensor self) -> Tensor", UnaryFn::Isfinite, DtypeRule::BoolResult, "neither NaN nor infinite", false,
+       false},
       {"logical_not(Tensor self) -> Tensor", UnaryFn::LogicalNot, DtypeRule::BoolResult, "self == 0, as bool"},
   };
   for (const UnaryOpSpec& spec : specs) register_unary(registry, spec);

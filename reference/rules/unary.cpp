@@ -72,7 +72,9 @@ void register_unary_rules(RuleAttacher& attach) {
 
   // Derivatives.
   // Piecewise constant (zero derivative almost everywhere) or bool-valued.
-  for (const char* op : {"ceil", "floor", "round", "sign", "logical_not"}) attach.non_differentiable(op);
+  for (const char* op : {"ceil", "floor", "round", "trunc", "sign", "logical_not", "isnan", "isinf", "isfinite"}) {
+    attach.non_differentiable(op);
+  }
 
   attach.jvp("neg", [](const JvpCall& c) -> TensorList { return {ops::neg(c.tangents[0])}; });
   attach.transpose("neg", [](const TransposeCall& c) -> TensorList { return {ops::neg(c.cotangents[0])}; });
@@ -128,10 +130,64 @@ void register_unary_rules(RuleAttacher& attach) {
     return ops::neg(ops::add(ops::log(x), ops::lit(1)));
   });
 
+  // The inverse trigonometric and hyperbolic functions: PyTorch's formulas (derivatives.yaml), and
+  // where x^2 overflows (|x| > 1.3e154, float32 1.8e19) forms that keep a large argument's tiny
+  // derivative (PyTorch's give 0; SPEC OPS-21.5): 1/(1 + x^2) is r^2/(1 + r^2) with r = 1/x,
+  // rsqrt(x^2 + 1) is 1/hypot(x, 1), and rsqrt(x^2 - 1) is 1/|x| beyond |x| = 1e8 (where the two
+  // agree to 5e-17). Near +-1, 1 - x^2 keeps its relative accuracy: x = 1 - d is exact and x^2 =
+  // 1 - 2d + d^2 rounds by at most d^2. No factor is a product with a vanishing operand, so no
+  // higher derivative at an end of a domain meets 0 * inf: the derivatives are infinite there, as
+  // PyTorch's formulas give: asin'(+-1) = +inf, acos'(+-1) = -inf, acosh'(1) = +inf,
+  // atanh'(+-1) = +inf.
+  const auto one_minus_square = [](const Tensor& x) { return ops::sub(ops::lit(1), ops::square(x)); };
+  add_scaling_rule(attach, "asin", [one_minus_square](const Tensor& x, const Tensor&, const Attrs&) {
+    return ops::rsqrt(one_minus_square(x));
+  });
+  add_scaling_rule(attach, "acos", [one_minus_square](const Tensor& x, const Tensor&, const Attrs&) {
+    return ops::neg(ops::rsqrt(one_minus_square(x)));
+  });
+  add_scaling_rule(attach, "atan", [](const Tensor& x, const Tensor&, const Attrs&) {
+    const Tensor large = ops::gt(ops::abs(x), ops::lit(1));
+    const Tensor inverse = ops::reciprocal(ops::where(large, x, ops::lit(1)));  // the unused branch stays finite
+    const Tensor inverse_squared = ops::square(inverse);
+    const Tensor outer = ops::div(inverse_squared, ops::add(inverse_squared, ops::lit(1)));
+    return ops::where(large, outer, ops::reciprocal(ops::add(ops::square(x), ops::lit(1))));
+  });
+  add_scaling_rule(attach, "asinh", [](const Tensor& x, const Tensor&, const Attrs&) {
+    return ops::reciprocal(call_one("hypot", {x, ops::lit(1)}));
+  });
+  add_scaling_rule(attach, "acosh", [](const Tensor& x, const Tensor&, const Attrs&) {
+    const Tensor large = ops::gt(ops::abs(x), ops::lit(1e8));
+    // Each branch reads a harmless stand-in where the other is taken, so neither overflows.
+    const Tensor outer = ops::reciprocal(ops::abs(ops::where(large, x, ops::lit(2))));
+    const Tensor inner = ops::rsqrt(ops::sub(ops::square(ops::where(large, ops::lit(2), x)), ops::lit(1)));
+    return ops::where(large, outer, inner);
+  });
+  add_scaling_rule(attach, "atanh", [one_minus_square](const Tensor& x, const Tensor&, const Attrs&) {
+    return ops::reciprocal(one_minus_square(x));
+  });
+  add_scaling_rule(attach, "sinh", [](const Tensor& x, const Tensor&, const Attrs&) { return call_one("cosh", {x}); });
+  add_scaling_rule(attach, "cosh", [](const Tensor& x, const Tensor&, const Attrs&) { return call_one("sinh", {x}); });
+  add_scaling_rule(attach, "exp2", [](const Tensor&, const Tensor& y, const Attrs&) {
+    return ops::mul(y, ops::lit(std::numbers::ln2));
+  });
+  add_scaling_rule(attach, "erfc", [](const Tensor& x, const Tensor&, const Attrs&) {
+    return ops::mul(ops::exp(ops::neg(ops::square(x))), ops::lit(-two_over_sqrt_pi));
+  });
+  // frac = x - trunc(x) with trunc piecewise constant: the tangent itself, at the jumps too
+  // (PyTorch's backward is the gradient).
+  attach.jvp("frac", [](const JvpCall& c) -> TensorList { return {c.tangents[0]}; });
+
   // Divisions rather than products with a reciprocal, as PyTorch's formulas.
   attach.jvp("log", [](const JvpCall& c) -> TensorList { return {ops::div(c.tangents[0], c.primals[0])}; });
   attach.jvp("log1p", [](const JvpCall& c) -> TensorList {
     return {ops::div(c.tangents[0], ops::add(c.primals[0], ops::lit(1)))};
+  });
+  attach.jvp("log2", [](const JvpCall& c) -> TensorList {
+    return {ops::div(c.tangents[0], ops::mul(c.primals[0], ops::lit(std::numbers::ln2)))};
+  });
+  attach.jvp("log10", [](const JvpCall& c) -> TensorList {
+    return {ops::div(c.tangents[0], ops::mul(c.primals[0], ops::lit(std::numbers::ln10)))};
   });
   attach.jvp("sqrt", [](const JvpCall& c) -> TensorList {
     return {ops::div(c.tangents[0], ops::mul(c.outputs[0], ops::lit(2)))};

@@ -199,6 +199,12 @@ def build_ops() -> dict[str, Impl]:
                      "copysign": jnp.copysign}.items():
         ops[name] = lambda ctx, a, b, fn=fn: fn(a, b)
     ops["special_entr"] = lambda ctx, x: jsp.entr(x)
+    # JAX has no frac (jnp.modf's fractional part is 0 at infinities, frac's NaN).
+    for name, fn in {"asin": jnp.arcsin, "acos": jnp.arccos, "atan": jnp.arctan, "sinh": jnp.sinh, "cosh": jnp.cosh,
+                     "asinh": jnp.arcsinh, "acosh": jnp.arccosh, "atanh": jnp.arctanh, "exp2": jnp.exp2,
+                     "log2": jnp.log2, "log10": jnp.log10, "erfc": jsp.erfc, "trunc": jnp.trunc,
+                     "deg2rad": jnp.deg2rad, "isnan": jnp.isnan, "isinf": jnp.isinf, "isfinite": jnp.isfinite}.items():
+        ops[name] = lambda ctx, x, fn=fn: fn(x)
     ops["sinc"] = lambda ctx, x: jnp.sinc(x)
     ops["clamp_min"] = lambda ctx, x, min: jnp.clip(x, min, None)
     ops["clamp_max"] = lambda ctx, x, max: jnp.clip(x, None, max)

@@ -131,6 +131,8 @@ RULES: list[Rule] = [
     Rule(r"result type .* can't be cast to the desired output type|"
          r"Attempting to cast from torch\.\w+ to out tensor with dtype torch\.\w+, but this can't be cast",
          "dtype_cast_not_allowed"),
+    # deg2rad_ checks its own dtype before the cast (the float result into an integer self).
+    Rule(r"deg2rad_ is not supported for integral tensors", "dtype_cast_not_allowed", _inplace),
     # An in-place op's shape error: see _inplace_shape_kind.
     Rule(r"output with shape (?:torch\.Size\()?\[.*\]\)? doesn't match the broadcast shape", "inplace_broadcast",
          lambda case, step: _inplace(case, step) and "vmap" not in case.transform_kinds()),

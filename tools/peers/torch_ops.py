@@ -216,6 +216,13 @@ def build_ops() -> Ops:
                 inplace=lambda a, b, name=name: getattr(a, name + "_")(tensor_of(b, a)), out=True)
     ops.add("special_xlog1py", lambda a, b, out=None: torch.special.xlog1py(*both_tensors(a, b), **_out(out)),
             out=True)
+    for name in ("asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2", "log2", "log10", "erfc",
+                 "frac", "trunc", "deg2rad"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda x, out=None, fn=fn: fn(x, **_out(out)), inplace=method(name + "_"), out=True)
+    # isnan, isinf and isfinite have neither an in-place form nor out=.
+    for name in ("isnan", "isinf", "isfinite"):
+        ops.add(name, lambda x, fn=getattr(torch, name): fn(x))
     ops.add("special_entr", lambda x, out=None: torch.special.entr(x, **_out(out)), out=True)
     for name in ("clamp_min", "clamp_max"):
         fn = getattr(torch, name)

@@ -32,6 +32,18 @@ FUNCSPEC_HOST_DEVICE T float_pow(const T& x, const T& y) {
   return math::pow(x, y);
 }
 
+// The oracle's x + y given its computed `sum` with IEEE's sign of a zero sum (round to nearest):
+// -0 only for (-0) + (-0), +0 for an exact cancellation. Boost.Multiprecision's cpp_bin_float can
+// give -0 for 1 - 1 * 1, which the float types give as +0; a derivative 1/(1 - x) at x = 1 would
+// then be -inf in the oracle and +inf in float64.
+template <typename T>
+T oracle_signed_zero_sum(const T& x, const T& y, const T& sum) {
+  if (sum != T(0)) return sum;
+  const bool both_negative_zeros =
+      x == T(0) && y == T(0) && boost::multiprecision::signbit(x) && boost::multiprecision::signbit(y);
+  return both_negative_zeros ? -T(0) : T(0);
+}
+
 // self +- alpha * other with a single rounding for floating types (fma), so the result is
 // correctly rounded; the oracle's working precision makes its two roundings negligible.
 template <typename T>
@@ -41,7 +53,7 @@ FUNCSPEC_HOST_DEVICE T add(const T& x, const T& y, const T& alpha) {
   else if constexpr (is_int64_v<T>)
     return wrapping_add(x, wrapping_mul(alpha, y));
   else if constexpr (is_oracle_v<T>)
-    return x + alpha * y;
+    return oracle_signed_zero_sum(x, alpha * y, x + alpha * y);
   else
     return std::fma(alpha, y, x);
 }
@@ -51,7 +63,7 @@ FUNCSPEC_HOST_DEVICE T sub(const T& x, const T& y, const T& alpha) {
   if constexpr (is_int64_v<T>)
     return wrapping_sub(x, wrapping_mul(alpha, y));
   else if constexpr (is_oracle_v<T>)
-    return x - alpha * y;
+    return oracle_signed_zero_sum(x, -(alpha * y), x - alpha * y);
   else
     return std::fma(-alpha, y, x);
 }

@@ -19,6 +19,7 @@ enum class UnaryFn {
   Floor,
   Ceil,
   Round,
+  Trunc,
   // Floating only: the op layer has converted integer inputs or rejected them.
   Exp,
   Expm1,
@@ -38,8 +39,24 @@ enum class UnaryFn {
   GeluTanh,
   Softplus,
   SpecialEntr,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Asinh,
+  Acosh,
+  Atanh,
+  Exp2,
+  Log2,
+  Log10,
+  Erfc,
+  Frac,
   // Any input dtype, bool result.
   LogicalNot,
+  Isnan,
+  Isinf,
+  Isfinite,
 };
 
 struct UnaryParams {

@@ -192,6 +192,125 @@ struct SpecialEntr {
   }
 };
 
+struct Asin {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::asin(x);
+  }
+};
+
+struct Acos {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::acos(x);
+  }
+};
+
+struct Atan {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::atan(x);
+  }
+};
+
+struct Sinh {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::sinh(x);
+  }
+};
+
+struct Cosh {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::cosh(x);
+  }
+};
+
+struct Asinh {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::asinh(x);
+  }
+};
+
+struct Acosh {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::acosh(x);
+  }
+};
+
+struct Atanh {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::atanh(x);
+  }
+};
+
+struct Exp2 {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::exp2(x);
+  }
+};
+
+struct Log2 {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::log2(x);
+  }
+};
+
+struct Log10 {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::log10(x);
+  }
+};
+
+struct Erfc {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::erfc_value(x);
+  }
+};
+
+struct Frac {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::frac(x);
+  }
+};
+
+struct Trunc {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x) const {
+    return elementwise_math::trunc_value(x);
+  }
+};
+
+struct Isnan {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE bool operator()(const T& x) const {
+    return math::isnan(x);
+  }
+};
+
+struct Isinf {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE bool operator()(const T& x) const {
+    return math::isinf(x);
+  }
+};
+
+struct Isfinite {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE bool operator()(const T& x) const {
+    return !math::isnan(x) && !math::isinf(x);
+  }
+};
+
 // The parameters already converted to T, once per kernel rather than once per element.
 template <typename T>
 struct Softplus {
@@ -213,9 +332,9 @@ struct LogicalNot {
 
 // Calls visitor(functor) with the functor of `fn` for the element type T and returns true, or
 // returns false, calling nothing, where fn is not defined on T. The functor returns T, except
-// logical_not's, which returns bool. softplus's parameters are converted to T by cast_scalar, the
-// conversion of every element. No `default:`: a UnaryFn without its case here does not compile
-// (-Wswitch).
+// logical_not's, isnan's, isinf's and isfinite's, which return bool. softplus's parameters are
+// converted to T by cast_scalar, the conversion of every element. No `default:`: a UnaryFn without
+// its case here does not compile (-Wswitch).
 template <typename T, typename Visitor>
 bool visit_unary_fn(UnaryFn fn, const UnaryParams& params, Visitor&& visitor) {
   switch (fn) {
@@ -247,6 +366,23 @@ bool visit_unary_fn(UnaryFn fn, const UnaryParams& params, Visitor&& visitor) {
       return visit_on<Domain::Floating, T>(
           visitor, unary::Softplus<T>{cast_scalar<T>(params.beta), cast_scalar<T>(params.threshold)});
     case UnaryFn::SpecialEntr: return visit_on<Domain::Floating, T>(visitor, unary::SpecialEntr{});
+    case UnaryFn::Asin: return visit_on<Domain::Floating, T>(visitor, unary::Asin{});
+    case UnaryFn::Acos: return visit_on<Domain::Floating, T>(visitor, unary::Acos{});
+    case UnaryFn::Atan: return visit_on<Domain::Floating, T>(visitor, unary::Atan{});
+    case UnaryFn::Sinh: return visit_on<Domain::Floating, T>(visitor, unary::Sinh{});
+    case UnaryFn::Cosh: return visit_on<Domain::Floating, T>(visitor, unary::Cosh{});
+    case UnaryFn::Asinh: return visit_on<Domain::Floating, T>(visitor, unary::Asinh{});
+    case UnaryFn::Acosh: return visit_on<Domain::Floating, T>(visitor, unary::Acosh{});
+    case UnaryFn::Atanh: return visit_on<Domain::Floating, T>(visitor, unary::Atanh{});
+    case UnaryFn::Exp2: return visit_on<Domain::Floating, T>(visitor, unary::Exp2{});
+    case UnaryFn::Log2: return visit_on<Domain::Floating, T>(visitor, unary::Log2{});
+    case UnaryFn::Log10: return visit_on<Domain::Floating, T>(visitor, unary::Log10{});
+    case UnaryFn::Erfc: return visit_on<Domain::Floating, T>(visitor, unary::Erfc{});
+    case UnaryFn::Frac: return visit_on<Domain::Floating, T>(visitor, unary::Frac{});
+    case UnaryFn::Trunc: return visit_on<Domain::EveryDtype, T>(visitor, unary::Trunc{});
+    case UnaryFn::Isnan: return visit_on<Domain::EveryDtype, T>(visitor, unary::Isnan{});
+    case UnaryFn::Isinf: return visit_on<Domain::EveryDtype, T>(visitor, unary::Isinf{});
+    case UnaryFn::Isfinite: return visit_on<Domain::EveryDtype, T>(visitor, unary::Isfinite{});
     case UnaryFn::LogicalNot: return visit_on<Domain::EveryDtype, T>(visitor, unary::LogicalNot{});
   }
   return false;  // not a UnaryFn

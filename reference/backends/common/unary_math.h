@@ -5,6 +5,9 @@
 // Boost.Math's special functions raise on NaN, infinities and poles under their default policy,
 // where the C library returns IEEE special values; the oracle must produce what float and double
 // produce, so those inputs are settled here before Boost is called.
+#include <boost/math/special_functions/acosh.hpp>
+#include <boost/math/special_functions/asinh.hpp>
+#include <boost/math/special_functions/atanh.hpp>
 #include <boost/math/special_functions/erf.hpp>
 #include <cstdint>
 #include <type_traits>
@@ -266,6 +269,155 @@ FUNCSPEC_HOST_DEVICE T special_entr(const T& x) {
   if (x > T(0)) return -x * math::log(x);
   if (x == T(0)) return T(0);
   return -math::infinity<T>();
+}
+
+// --- inverse trigonometric and hyperbolic functions, base-2 and base-10 exp and log, erfc, frac and
+// trunc (docs/ops/unary.md). float and double call the C library (CUDA's device library on the
+// GPU); the oracle calls Boost.Multiprecision and Boost.Math after settling the inputs where Boost
+// would raise (NaN, infinities, outside the domain, the poles), as IEEE does.
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T asin(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x) || x > T(1) || x < T(-1)) return math::quiet_nan<T>();
+    return boost::multiprecision::asin(x);
+  } else {
+    return std::asin(x);
+  }
+}
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T acos(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x) || x > T(1) || x < T(-1)) return math::quiet_nan<T>();
+    return boost::multiprecision::acos(x);
+  } else {
+    return std::acos(x);
+  }
+}
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T atan(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x)) return x;
+    if (math::isinf(x)) return x > T(0) ? math::pi<T>() / 2 : -math::pi<T>() / 2;
+    return boost::multiprecision::atan(x);
+  } else {
+    return std::atan(x);
+  }
+}
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T sinh(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x) || math::isinf(x)) return x;
+    return boost::multiprecision::sinh(x);
+  } else {
+    return std::sinh(x);
+  }
+}
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T cosh(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x)) return x;
+    if (math::isinf(x)) return math::infinity<T>();
+    return boost::multiprecision::cosh(x);
+  } else {
+    return std::cosh(x);
+  }
+}
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T asinh(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x) || math::isinf(x)) return x;
+    return boost::math::asinh(x);
+  } else {
+    return std::asinh(x);
+  }
+}
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T acosh(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x) || x < T(1)) return math::quiet_nan<T>();
+    if (math::isinf(x)) return x;
+    return boost::math::acosh(x);
+  } else {
+    return std::acosh(x);
+  }
+}
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T atanh(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x) || x > T(1) || x < T(-1)) return math::quiet_nan<T>();
+    if (x == T(1)) return math::infinity<T>();
+    if (x == T(-1)) return -math::infinity<T>();
+    return boost::math::atanh(x);
+  } else {
+    return std::atanh(x);
+  }
+}
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T exp2(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x)) return x;
+    if (math::isinf(x)) return x > T(0) ? x : T(0);
+    return boost::multiprecision::pow(T(2), x);
+  } else {
+    return std::exp2(x);
+  }
+}
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T log2(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x) || x < T(0)) return math::quiet_nan<T>();
+    if (x == T(0)) return -math::infinity<T>();
+    if (math::isinf(x)) return x;
+    return boost::multiprecision::log(x) / boost::multiprecision::log(T(2));
+  } else {
+    return std::log2(x);
+  }
+}
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T log10(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x) || x < T(0)) return math::quiet_nan<T>();
+    if (x == T(0)) return -math::infinity<T>();
+    if (math::isinf(x)) return x;
+    return boost::multiprecision::log10(x);
+  } else {
+    return std::log10(x);
+  }
+}
+
+template <typename T>
+FUNCSPEC_HOST_DEVICE T erfc_value(const T& x) {
+  if constexpr (is_oracle_v<T>) {
+    if (math::isnan(x)) return x;
+    if (math::isinf(x)) return x > T(0) ? T(0) : T(2);
+  }
+  return elementwise_math::erfc(x);
+}
+
+// self - trunc(self), PyTorch's: NaN for infinities (inf - inf).
+template <typename T>
+FUNCSPEC_HOST_DEVICE T frac(const T& x) {
+  return x - elementwise_math::trunc(x);
+}
+
+// trunc is the identity on integers.
+template <typename T>
+FUNCSPEC_HOST_DEVICE T trunc_value(const T& x) {
+  if constexpr (is_floating_v<T>)
+    return elementwise_math::trunc(x);
+  else
+    return x;
 }
 
 }  // namespace funcspec::common::elementwise_math
