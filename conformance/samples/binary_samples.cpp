@@ -175,6 +175,12 @@ void register_binary_samples(OpSampleRegistry& registry) {
   add_binary(registry, "special_xlog1py", {-2.0, 2.0, -0.9, 3.0}, chained);
   add_binary(registry, "hypot", plain, libm);
   add_binary(registry, "copysign", plain, exact);
+  // logaddexp, logaddexp2 (docs/ops/binary.md): exp (or pow), log1p, the division by log 2 and the
+  // sum, each within about 1 ulp of its own value: within 2 ulps of max(|result|, max|input|)
+  // (input_scale 1: near a result of 0, where max is about -log 2, the error is absolute), stated 4.
+  const OracleTolerance log_sum{4.0, 4.0, 0.0, 1.0};
+  add_binary(registry, "logaddexp", plain, log_sum);
+  add_binary(registry, "logaddexp2", plain, log_sum);
 }
 
 }  // namespace funcspec::samples

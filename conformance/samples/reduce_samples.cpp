@@ -136,6 +136,34 @@ std::vector<OpSample> selection_samples(DType floating, SampleRng& rng, bool boo
   return out;
 }
 
+// aminmax: `int? dim, bool keepdim`; every dim when None. Ties and NaN are special points; the
+// empty reductions are errors.
+std::vector<OpSample> aminmax_samples(DType floating, SampleRng& rng) {
+  auto dim = [](std::optional<std::int64_t> d, bool keepdim = false) {
+    Attrs attrs{{"keepdim", keepdim}};
+    if (d) attrs.set("dim", *d);
+    return attrs;
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  return {
+      {{rng.tensor({2, 3, 4}, floating)}, dim(1), "[2,3,4] dim 1"},
+      {{rng.tensor({2, 3, 4}, floating)}, dim(-1, true), "[2,3,4] dim -1 keepdim"},
+      {{rng.tensor({2, 3, 4}, floating)}, dim(std::nullopt), "[2,3,4] every dim"},
+      {{rng.tensor({2, 3}, floating)}, dim(std::nullopt, true), "[2,3] every dim keepdim"},
+      {{rng.strided_tensor({4, 3}, floating)}, dim(0), "[4,3] transposed dim 0"},
+      {{rng.tensor({}, floating)}, dim(0), "rank 0"},
+      {{rng.tensor({}, floating)}, dim(std::nullopt), "rank 0 every dim"},
+      {{rng.tensor({0, 3}, floating)}, dim(1), "[0,3] kept size-0 dim"},
+      {{from_values({1, nan, 2, nan, -inf, 0.5, inf, -1}, {2, 4}, floating)}, dim(1), "NaN and infinities"},
+      {{rng.tensor({5, 6}, DType::Int64, -2, 2)}, dim(-1), "int64 with ties"},
+      {{rng.tensor({2, 3}, DType::Bool)}, dim(0), "bool"},
+      {{rng.tensor({0, 3}, floating)}, dim(0), "[0,3] reduced size-0 dim"},
+      {{rng.tensor({0, 3}, floating)}, dim(std::nullopt), "empty, every dim"},
+      {{rng.tensor({2, 3}, floating)}, dim(2), "dim out of range"},
+  };
+}
+
 std::vector<OpSample> extreme_along_samples(DType floating, SampleRng& rng) {
   return selection_samples(floating, rng, true);
 }
@@ -257,6 +285,7 @@ void register_reduce_samples(OpSampleRegistry& registry) {
   registry.add({"median", median_all_samples, exact, ""});
   registry.add({"nanmedian", median_all_samples, exact, ""});
   registry.add({"kthvalue", kthvalue_samples, exact, ""});
+  registry.add({"aminmax", aminmax_samples, exact, ""});
   // nansum and nanmean: sum's and mean's tolerances (NaN contributes an exact 0).
   registry.add({"nansum", nansum_samples, summation, ""});
   registry.add({"nanmean", nanmean_samples, {12.0, 1.01, 0.0, 1.0}, ""});

@@ -725,12 +725,42 @@ std::map<std::string, std::vector<SpecialPoint>> special_family_points() {
   };
 }
 
+// Issue 23's second batch (SPEC OPS-23.9 - OPS-23.13): logaddexp's ties and infinities (1/2 each at
+// a finite tie, NaN at equal infinities, 1 and 0 with one infinite operand), logcumsumexp's -inf
+// prefixes, +inf and NaN, aminmax's ties and NaN, diff's and trapezoid's exact zeros and repeated
+// abscissae.
+std::map<std::string, std::vector<SpecialPoint>> stats_points() {
+  const Attrs lane{{"dim", std::int64_t{0}}};
+  std::map<std::string, std::vector<SpecialPoint>> points;
+  for (const char* name : {"logaddexp", "logaddexp2"}) {
+    points[name] = {point("tie (1/2 each)", {at({2.0, -1.5, 0.0}), at({2.0, -1.5, 0.0})}),
+                    point("equal infinities (NaN derivatives)", {at({-kInf, kInf}), at({-kInf, kInf})}),
+                    point("one operand infinite", {at({kInf, 1.0, -kInf, 0.5}), at({1.0, kInf, 0.5, -kInf})}),
+                    point("NaN", {at({kNan, 1.0}), at({1.0, kNan})})};
+  }
+  points["logcumsumexp"] = {point("-inf prefix", {at({-kInf, -kInf, 1.0, -kInf, 2.0})}, lane),
+                            point("+inf", {at({1.0, kInf, 2.0, kInf})}, lane),
+                            point("NaN", {at({1.0, kNan, 2.0})}, lane),
+                            point("every element -inf", {at({-kInf, -kInf})}, lane)};
+  points["aminmax"] = {
+      point("ties", {at({1.5, 1.5, -0.5, -0.5, 0.25, 0.25, 0.25, 0.25}, {2, 4})}, Attrs{{"dim", std::int64_t{1}}}),
+      point("ties, every dim", {at({1.5, -0.5, 1.5, -0.5})}),
+      point("NaN", {at({1.0, kNan, 2.0, -1.0, 0.5, 3.0}, {2, 3})}, Attrs{{"dim", std::int64_t{1}}})};
+  points["diff"] = {point("equal neighbours (exact zeros)", {at({1.5, 1.5, 1.5, -0.5})},
+                          Attrs{{"n", std::int64_t{2}}, {"dim", std::int64_t{0}}})};
+  const PointOperand y = at({1.0, 2.0, 4.0, 0.5});
+  const PointOperand repeated = at({0.0, 0.0, 1.0, 1.0});
+  points["trapezoid.x"] = {point("repeated abscissae (zero-width intervals)", {y, repeated}, lane)};
+  points["cumulative_trapezoid.x"] = {point("repeated abscissae (zero-width intervals)", {y, repeated}, lane)};
+  return points;
+}
+
 const std::map<std::string, std::vector<SpecialPoint>>& special_point_declarations() {
   static const std::map<std::string, std::vector<SpecialPoint>> declarations = [] {
     std::map<std::string, std::vector<SpecialPoint>> all;
     for (auto* family : {&unary_points, &binary_points, &reduce_points, &other_points, &distance_points,
                          &activation_points, &loss_points, &pooling_points, &attention_points, &normalization_points,
-                         &resampling_points, &selection_points, &special_family_points, &index_points}) {
+                         &resampling_points, &selection_points, &special_family_points, &index_points, &stats_points}) {
       for (auto& [op, points] : (*family)()) {
         FUNCSPEC_INTERNAL_ASSERT(all.emplace(op, std::move(points)).second, "special points declared twice for an op");
       }

@@ -263,6 +263,12 @@ void register_binary_ops(OpRegistry& registry) {
                           "sqrt(self^2 + other^2) without overflow; an infinity wins over NaN");
   register_special_binary(registry, "copysign(Tensor self, Tensor other) -> Tensor", BinaryFn::Copysign, false, true,
                           "|self| with the sign bit of other");
+  // The stats family's binary ops (docs/ops/binary.md): floating only, as PyTorch ("not implemented
+  // for 'Long'"); PyTorch has their out= variants and no in-place ones.
+  register_special_binary(registry, "logaddexp(Tensor self, Tensor other) -> Tensor", BinaryFn::Logaddexp, true, false,
+                          "log(exp(self) + exp(other)) without overflow; equal infinities give themselves");
+  register_special_binary(registry, "logaddexp2(Tensor self, Tensor other) -> Tensor", BinaryFn::Logaddexp2, true,
+                          false, "log2(2^self + 2^other) without overflow; equal infinities give themselves");
 }
 
 }  // namespace funcspec

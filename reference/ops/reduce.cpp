@@ -236,6 +236,37 @@ void register_logsumexp(OpRegistry& registry) {
   };
 }
 
+// aminmax: amin and amax over one dim or every dim, so the derivative of each is theirs (ties split
+// it evenly, a NaN result gives NaN to its reduction, SPEC OPS-23.6), as PyTorch 2's aminmax backward
+// (PyTorch 1.13 has none). An empty reduction is invalid_argument, checked here so that the message
+// names aminmax (PyTorch: "cannot compute aminmax over an empty dimension", or an IndexError for an
+// empty `dim`) (SPEC OPS-23.12).
+void register_aminmax(OpRegistry& registry) {
+  OpDef& op = registry.add("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
+                           OpKind::Composite, "reduce",
+                           "amin and amax over dim (every dim when None); an empty reduction is an error");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList {
+    const Tensor& self = in[0];
+    const std::optional<std::int64_t> dim = attrs.get_optional_int("dim");
+    const bool keepdim = attrs.get_bool("keepdim");
+    std::vector<std::int64_t> dims;
+    if (dim) {
+      const std::int64_t wrapped = wrap_dim(*dim, self.dim(), "aminmax");
+      if (self.dim() > 0) dims.push_back(wrapped);
+      FUNCSPEC_CHECK(self.dim() == 0 || self.shape()[static_cast<std::size_t>(wrapped)] != 0,
+                     ErrorKind::InvalidArgument, "[aminmax] cannot reduce dim {} of size 0 (input shape {})", wrapped,
+                     shape_to_string(self.shape()));
+    } else {
+      FUNCSPEC_CHECK(self.numel() != 0, ErrorKind::InvalidArgument,
+                     "[aminmax] cannot compute aminmax over an empty tensor (shape {}): it has no identity",
+                     shape_to_string(self.shape()));
+      dims = every_dim(self);
+    }
+    if (self.dim() == 0) return {ops::clone(self), ops::clone(self)};
+    return {ops::amin(self, dims, keepdim), ops::amax(self, dims, keepdim)};
+  };
+}
+
 // NOTE: [selection reductions]
 // max.dim, min.dim, median, nanmedian and kthvalue select one element of each reduced row; they are
 // composites of argmax/argmin or the stable sort, then gather (or narrow), so their derivative goes to
@@ -493,6 +524,7 @@ void register_reduce_ops(OpRegistry& registry) {
   register_mean(registry);
   register_var_std(registry);
   register_logsumexp(registry);
+  register_aminmax(registry);
   register_selection_reductions(registry);
   register_nan_reductions(registry);
   register_moment_pairs(registry);

@@ -5,6 +5,9 @@
 // (backends/cuda/scan_launch.h): sequential scans, a stable merge sort.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "reference/api/ops.h"
 #include "reference/backends/cpu/scan.h"
 #include "reference/backends/cuda/scan.h"
@@ -199,6 +202,193 @@ void register_sort_composites(OpRegistry& registry) {
   };
 }
 
+// NOTE: [logcumsumexp]
+// logcumsumexp is a composite, like the cumulative extremes: each prefix x[0..i] of a lane is a row of
+// an n x n lower-triangular arrangement, the positions past i filled with -inf (exp(-inf) = 0, and
+// where's derivative sends nothing to them), reduced by logsumexp (its detached max shift, with
+// infinite maxima replaced by 0). So the value is log(sum_{k<=i} exp(x_k)) and the derivative
+// d y_i / d x_k = exp(x_k - y_i) (k <= i), as PyTorch's logcumsumexp_backward: a prefix of -inf only
+// gives y_i = -inf and 0/0 = NaN to its elements, a later finite prefix gives them 0, and an element
+// +inf gives NaN to itself and 0 to the finite elements of its prefixes (SPEC OPS-23.10). A rank-0
+// input is its own result (derivative 1, as PyTorch's backward returns the cotangent there). It
+// costs n^2 elements per lane of n.
+TensorList log_cumulative_sum_exp(const Tensor& self, const Attrs& attrs, std::string_view op) {
+  check_dtype(op, "self", self.dtype(), DTypeSet::Floating);
+  const std::int64_t dim = wrap_dim(attrs.get_int("dim"), self.dim(), op);
+  if (self.dim() == 0 || self.numel() == 0) return {ops::clone(self)};
+  const std::int64_t n = self.shape()[static_cast<std::size_t>(dim)];
+  const Tensor lane = ops::movedim(self, {dim}, {-1});  // [..., n]: x_j
+  const Tensor position = ops::arange(std::int64_t{0}, n, std::int64_t{1}, DType::Int64,
+                                      std::string(device_name(self.device())));           // j
+  const Tensor upto = ops::le(ops::unsqueeze(position, 0), ops::unsqueeze(position, 1));  // [i, j]: j <= i
+  const Tensor prefixes =
+      ops::where(upto, ops::unsqueeze(lane, -2), ops::lit(-std::numeric_limits<double>::infinity()));
+  const Tensor values = ops::logsumexp(prefixes, {-1});  // [..., n]
+  return {ops::movedim(values, {-1}, {dim})};
+}
+
+void register_logcumsumexp(OpRegistry& registry) {
+  OpDef& op = registry.add("logcumsumexp(Tensor self, int dim) -> Tensor", OpKind::Composite, "scan",
+                           "log(cumsum(exp(self))) along dim without overflow (floating only)");
+  op.decompose = [name = op.name()](const TensorList& in, const Attrs& attrs) -> TensorList {
+    return log_cumulative_sum_exp(in[0], attrs, name);
+  };
+  op.derive_out = true;
+}
+
+// NOTE: [diff and trapezoid]
+// diff, trapezoid and cumulative_trapezoid are composites, PyTorch's own decompositions op for op
+// (aten/src/ATen/native/ReduceOps.cpp and Integration.cpp), so values and derivatives follow theirs:
+// diff concatenates prepend and append, then takes min(n, size) forward differences (ne for bool, as
+// PyTorch's logical_xor); trapezoid with dx is (sum(y) - (y[0] + y[-1]) / 2) * dx, with x
+// sum(dx * (y[1:] + y[:-1])) / 2 where dx = x[1:] - x[:-1] (a 1-D x lies along dim, a lower-rank x
+// is padded with leading 1s and broadcasts with y after the differences); cumulative_trapezoid is
+// cumsum(dx / 2 * (y[1:] + y[:-1])). A dim of size 0 integrates to zeros of y's dtype (trapezoid)
+// or is empty (cumulative_trapezoid, also for size 1) (SPEC OPS-23.13).
+void check_diff_operand(const Tensor& self, const Tensor& t, std::int64_t dim, const char* which) {
+  if (!t.defined()) return;
+  FUNCSPEC_CHECK(t.dim() == self.dim(), ErrorKind::InvalidArgument,
+                 "[diff] expects {} to have the same number of dims as the input ({}), got {}", which, self.dim(),
+                 t.dim());
+  for (std::int64_t d = 0; d < self.dim(); ++d) {
+    const auto u = static_cast<std::size_t>(d);
+    FUNCSPEC_CHECK(d == dim || t.shape()[u] == self.shape()[u], ErrorKind::ShapeMismatch,
+                   "[diff] expects the shape of {} to match the input's except along dim {}: input.size({}) = {}, "
+                   "but got {}.size({}) = {}",
+                   which, dim, d, self.shape()[u], which, d, t.shape()[u]);
+  }
+}
+
+Tensor difference(const TensorList& in, const Attrs& attrs) {
+  const Tensor& self = in[0];
+  FUNCSPEC_CHECK(self.dim() >= 1, ErrorKind::InvalidArgument,
+                 "[diff] expects an input of at least one dim, got rank 0");
+  const std::int64_t n = attrs.get_int("n");
+  FUNCSPEC_CHECK(n >= 0, ErrorKind::InvalidArgument, "[diff] order n must be non-negative, got {}", n);
+  const std::int64_t dim = wrap_dim(attrs.get_int("dim"), self.dim(), "diff");
+  check_diff_operand(self, in[1], dim, "prepend");
+  check_diff_operand(self, in[2], dim, "append");
+  TensorList parts;
+  for (const Tensor& t : {in[1], self, in[2]})
+    if (t.defined()) parts.push_back(t);
+  Tensor x = parts.size() == 1 ? self : ops::cat(parts, dim);
+  if (n == 0) return ops::clone(x);
+  const bool logical = x.dtype() == DType::Bool;
+  const std::int64_t size = x.shape()[static_cast<std::size_t>(dim)];
+  if (size == 0) return ops::clone(x);
+  for (std::int64_t k = 0, length = size - 1; k < std::min(n, size); ++k, --length) {
+    const Tensor right = ops::narrow(x, dim, 1, length);
+    const Tensor left = ops::narrow(x, dim, 0, length);
+    x = logical ? ops::ne(right, left) : ops::sub(right, left);
+  }
+  return x;
+}
+
+void register_diff(OpRegistry& registry) {
+  OpDef& op = registry.add(
+      "diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor", OpKind::Composite,
+      "scan", "the n-th forward difference along dim, after prepend and append are joined");
+  op.decompose = [](const TensorList& in, const Attrs& attrs) -> TensorList { return {difference(in, attrs)}; };
+  op.derive_out = true;
+}
+
+// The dim trapezoid integrates along; a rank-0 y has none (PyTorch's IndexError).
+std::int64_t integration_dim(const Tensor& y, const Attrs& attrs, std::string_view op) {
+  const std::int64_t dim = attrs.get_int("dim");
+  FUNCSPEC_CHECK(y.dim() > 0, ErrorKind::DimOutOfRange, "[{}] dim {} given for a rank-0 y, which has no dims", op, dim);
+  return wrap_dim(dim, y.dim(), op);
+}
+
+// y[1:] + y[:-1] along dim (empty for a dim of size 0 or 1).
+Tensor neighbour_sums(const Tensor& y, std::int64_t dim) {
+  const std::int64_t size = y.shape()[static_cast<std::size_t>(dim)];
+  const std::int64_t length = std::max<std::int64_t>(size - 1, 0);
+  return ops::add(ops::narrow(y, dim, std::min<std::int64_t>(size, 1), length), ops::narrow(y, dim, 0, length));
+}
+
+// x[1:] - x[:-1] along dim, x viewed against y as PyTorch: a 1-D x lies along dim (one x per
+// sample), a lower-rank x gets leading 1s.
+Tensor spacings(const Tensor& y, const Tensor& x, std::int64_t dim, std::string_view op) {
+  FUNCSPEC_CHECK(y.dtype() != DType::Bool && x.dtype() != DType::Bool, ErrorKind::DtypeNotSupported,
+                 "[{}] bool y or x is not supported", op);
+  Tensor viewed = x;
+  if (x.dim() == 1) {
+    FUNCSPEC_CHECK(x.shape()[0] == y.shape()[static_cast<std::size_t>(dim)], ErrorKind::ShapeMismatch,
+                   "[{}] there must be one x value for each sample point: x has {}, y has {} along dim {}", op,
+                   x.shape()[0], y.shape()[static_cast<std::size_t>(dim)], dim);
+    std::vector<std::int64_t> size(static_cast<std::size_t>(y.dim()), 1);
+    size[static_cast<std::size_t>(dim)] = x.shape()[0];
+    viewed = ops::view(x, size);
+  } else if (x.dim() < y.dim()) {
+    std::vector<std::int64_t> size(static_cast<std::size_t>(y.dim() - x.dim()), 1);
+    size.insert(size.end(), x.shape().begin(), x.shape().end());
+    viewed = ops::view(x, size);
+  }
+  FUNCSPEC_CHECK(dim < viewed.dim(), ErrorKind::DimOutOfRange, "[{}] dim {} is out of range for x of rank {}", op, dim,
+                 viewed.dim());
+  const std::int64_t size = viewed.shape()[static_cast<std::size_t>(dim)];
+  const std::int64_t length = std::max<std::int64_t>(size - 1, 0);
+  return ops::sub(ops::narrow(viewed, dim, std::min<std::int64_t>(size, 1), length),
+                  ops::narrow(viewed, dim, 0, length));
+}
+
+void check_dx(const Tensor& y, const Scalar& dx, std::string_view op) {
+  FUNCSPEC_CHECK(y.dtype() != DType::Bool, ErrorKind::DtypeNotSupported, "[{}] bool y is not supported", op);
+  FUNCSPEC_CHECK(!dx.is_bool(), ErrorKind::InvalidArgument, "[{}] dx must be a real number", op);
+}
+
+void register_trapezoid(OpRegistry& registry) {
+  {
+    OpDef& op =
+        registry.add("trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor", OpKind::Composite, "scan",
+                     "the trapezoidal rule along dim at abscissae x: sum((x[1:] - x[:-1]) (y[1:] + y[:-1])) / 2");
+    op.decompose = [name = op.name()](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const Tensor& y = in[0];
+      const std::int64_t dim = integration_dim(y, attrs, name);
+      if (y.shape()[static_cast<std::size_t>(dim)] == 0)
+        return {ops::zeros_like(ops::sum(y, std::vector<std::int64_t>{dim}), y.dtype())};
+      const Tensor dx = spacings(y, in[1], dim, name);
+      return {ops::div(ops::sum(ops::mul(dx, neighbour_sums(y, dim)), std::vector<std::int64_t>{dim}), ops::lit(2.0))};
+    };
+  }
+  {
+    OpDef& op = registry.add("trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor", OpKind::Composite, "scan",
+                             "the trapezoidal rule along dim at spacing dx: (sum(y) - (y[0] + y[-1]) / 2) dx");
+    op.decompose = [name = op.name()](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const Tensor& y = in[0];
+      const std::int64_t dim = integration_dim(y, attrs, name);
+      const std::vector<std::int64_t> dims{dim};
+      if (y.shape()[static_cast<std::size_t>(dim)] == 0) return {ops::zeros_like(ops::sum(y, dims), y.dtype())};
+      const Scalar dx = attrs.get_scalar("dx");
+      check_dx(y, dx, name);
+      const Tensor ends = ops::add(ops::select(y, dim, 0), ops::select(y, dim, -1));
+      const Tensor inner = ops::sub(ops::sum(y, dims), ops::mul(ends, ops::lit(0.5)));
+      return {ops::mul(inner, ops::lit(dx.to<double>()))};
+    };
+  }
+  {
+    OpDef& op = registry.add("cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor", OpKind::Composite,
+                             "scan", "the running trapezoidal integrals along dim at abscissae x");
+    op.decompose = [name = op.name()](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const Tensor& y = in[0];
+      const std::int64_t dim = integration_dim(y, attrs, name);
+      const Tensor dx = spacings(y, in[1], dim, name);
+      return {ops::cumsum(ops::mul(ops::div(dx, ops::lit(2.0)), neighbour_sums(y, dim)), dim)};
+    };
+  }
+  {
+    OpDef& op = registry.add("cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor",
+                             OpKind::Composite, "scan", "the running trapezoidal integrals along dim at spacing dx");
+    op.decompose = [name = op.name()](const TensorList& in, const Attrs& attrs) -> TensorList {
+      const Tensor& y = in[0];
+      const std::int64_t dim = integration_dim(y, attrs, name);
+      const Scalar dx = attrs.get_scalar("dx");
+      check_dx(y, dx, name);
+      return {ops::cumsum(ops::mul(ops::lit(dx.to<double>() / 2.0), neighbour_sums(y, dim)), dim)};
+    };
+  }
+}
+
 }  // namespace
 
 void register_scan_ops(OpRegistry& registry) {
@@ -214,6 +404,9 @@ void register_scan_ops(OpRegistry& registry) {
   register_topk(registry);
   register_cumulative_extremes(registry);
   register_sort_composites(registry);
+  register_logcumsumexp(registry);
+  register_diff(registry);
+  register_trapezoid(registry);
 }
 
 }  // namespace funcspec

@@ -3,6 +3,7 @@
 // stack] in dispatch), so the inputs' examples share one shape; with every batch dim moved to the
 // front (unbatched inputs expanded, without copying), the op applies element by element.
 #include <limits>
+#include <numbers>
 #include <string>
 
 #include "reference/api/ops.h"
@@ -233,6 +234,26 @@ void register_binary_rules(RuleAttacher& attach) {
       return ops::where(zero, ops::lit(0), ops::div(c.outputs[0], ops::where(zero, ops::lit(1), x)));
     })};
   });
+
+  // logaddexp: d/dself = 1 / (1 + exp(other - self)), d/dother = 1 / (1 + exp(self - other)), as
+  // PyTorch's derivatives.yaml: exactly 1/2 each at a tie, 1 and 0 with one operand +inf (or -inf
+  // against a finite one), and NaN for both at equal infinities, where the difference is NaN (SPEC
+  // OPS-23.9). logaddexp2 the same with 2^(other - self), computed as exp((other - self) log 2).
+  const auto add_logaddexp_rule = [&attach](const char* op, double log_base) {
+    attach.jvp(op, [log_base](const JvpCall& c) -> TensorList {
+      const Tensor& a = c.primals[0];
+      const Tensor& b = c.primals[1];
+      const auto share = [log_base](const Tensor& self, const Tensor& other) {
+        Tensor exponent = ops::sub(other, self);
+        if (log_base != 1.0) exponent = ops::mul(exponent, ops::lit(log_base));
+        return ops::reciprocal(ops::add(ops::exp(exponent), ops::lit(1.0)));
+      };
+      return {add_tangents(scaled(c.tangents[0], [&] { return share(a, b); }),
+                           scaled(c.tangents[1], [&] { return share(b, a); }))};
+    });
+  };
+  add_logaddexp_rule("logaddexp", 1.0);
+  add_logaddexp_rule("logaddexp2", std::numbers::ln2);
 
   // Linear in both branches; the condition carries no derivative.
   attach.jvp("where", [](const JvpCall& c) -> TensorList {

@@ -125,9 +125,12 @@ RULES: list[Rule] = [
     # jnp.linalg.pinv reads a.shape[-2:] into two names without checking the rank first.
     Rule(r"not enough values to unpack \(expected 2, got [01]\)", "shape_mismatch",
          lambda case, step: step is not None and step.op == "pinv"),
-    Rule(r"AxisError|axis -?\d+ is out of bounds for array of dimension", "dim_out_of_range"),
+    Rule(r"AxisError|axis -?\d+ is out of bounds for array of (?:dimension|shape)", "dim_out_of_range"),
     Rule(r"index -?\d+ is out of bounds for axis -?\d+ with size", "index_out_of_range"),
     Rule(r"cannot reshape array of size", "invalid_argument"),
+    # jnp.diff (docs/ops/scan.md, SPEC OPS-23.11).
+    Rule(r"order must be non-negative but got -?\d+|diff requires input that is at least one dimensional",
+         "invalid_argument"),
     Rule(r"UPLO must be one of None, 'L', or 'U'|Invalid order '[^']*' for matrix norm|"
          r"jnp\.linalg\.cond: input array must not be empty", "invalid_argument"),
     # A repeated dim where dims must each appear once (permute, diagonal's dim1 == dim2).

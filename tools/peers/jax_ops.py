@@ -196,7 +196,7 @@ def build_ops() -> dict[str, Impl]:
     # Special functions (docs/ops/special.md) that jnp and jax.scipy.special have; lerp, addcmul and
     # addcdiv they lack, and jax.scipy.special.logit has no eps.
     for name, fn in {"xlogy": jsp.xlogy, "special_xlog1py": jsp.xlog1py, "hypot": jnp.hypot,
-                     "copysign": jnp.copysign}.items():
+                     "copysign": jnp.copysign, "logaddexp": jnp.logaddexp, "logaddexp2": jnp.logaddexp2}.items():
         ops[name] = lambda ctx, a, b, fn=fn: fn(a, b)
     ops["special_entr"] = lambda ctx, x: jsp.entr(x)
     # JAX has no frac (jnp.modf's fractional part is 0 at infinities, frac's NaN).
@@ -270,6 +270,18 @@ def build_ops() -> dict[str, Impl]:
     # Scans and reorderings.
     ops["cumsum"] = lambda ctx, x, dim, dtype=None: jnp.cumsum(x, axis=dim, dtype=dtype)
     ops["cumprod"] = lambda ctx, x, dim, dtype=None: jnp.cumprod(x, axis=dim, dtype=dtype)
+    # Issue 23's second batch: jax.lax.cumlogsumexp, jnp.diff, jnp.trapezoid; JAX has no
+    # cumulative_trapezoid (jax.scipy.integrate holds trapezoid only): unmapped.
+    # jax.lax.cumlogsumexp takes a non-negative axis; a dim out of range is left for it to refuse.
+    ops["logcumsumexp"] = lambda ctx, x, dim: x if _ndim(x) == 0 else jax.lax.cumlogsumexp(
+        x, axis=dim + _ndim(x) if -_ndim(x) <= dim < 0 else dim)
+    ops["diff"] = lambda ctx, x, prepend=None, append=None, n=1, dim=-1: jnp.diff(
+        x, n=n, axis=dim, prepend=prepend, append=append)
+    ops["trapezoid.x"] = lambda ctx, y, x, dim=-1: jnp.trapezoid(y, x=x, axis=dim)
+    ops["trapezoid.dx"] = lambda ctx, y, dx=1, dim=-1: jnp.trapezoid(y, dx=dx, axis=dim)
+    # aminmax: the pair a JAX user writes, jnp.min and jnp.max over the same axes.
+    ops["aminmax"] = lambda ctx, x, dim=None, keepdim=False: (jnp.min(x, axis=dim, keepdims=keepdim),
+                                                             jnp.max(x, axis=dim, keepdims=keepdim))
     ops["flip"] = lambda ctx, x, dims: jnp.flip(x, axis=_axes(dims))
     ops["roll"] = lambda ctx, x, shifts, dims=(): jnp.roll(x, _axes(shifts), axis=_axes(dims) or None)
 

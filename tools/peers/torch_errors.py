@@ -196,7 +196,14 @@ RULES: list[Rule] = [
          r"householder_product: Expected tau to have one dimension less than input|"
          r"householder_product: Expected batch dimensions of tau to be equal to input\.shape", "shape_mismatch"),
     Rule(r"Dimension out of range \(expected to be in range of|Dimension specified as -?\d+ but tensor has no "
-         r"dimensions|select\(\) cannot be applied to a 0-dim tensor", "dim_out_of_range"),
+         r"dimensions|(?:select|slice)\(\) cannot be applied to a 0-dim tensor", "dim_out_of_range"),
+    # diff and trapezoid (docs/ops/scan.md, SPEC OPS-23.11, OPS-23.13).
+    Rule(r"diff expects input to be at least one-dimensional|order must be non-negative but got -?\d+|"
+         r"diff expects prepend or append to be the same dimension as input|"
+         r"aminmax\(\): cannot compute aminmax over an empty dimension", "invalid_argument"),
+    Rule(r"diff expects the shape of tensor to prepend or append to match that of input|"
+         r"(?:cumulative_)?trapezoid: There must be one `x` value for each sample point", "shape_mismatch"),
+    Rule(r"(?:cumulative_)?trapezoid: received a bool input for `(?:x` or `)?y`", "dtype_not_supported"),
     Rule(r"index -?\d+ is out of bounds for dimension \d+ with size \d+|index out of range in self|"
          r"out of range in self|index .* is out of bounds for|"
          r"selected (?:index|number) k out of range|start out of range|"

@@ -214,6 +214,9 @@ def build_ops() -> Ops:
         fn = getattr(torch, name)
         ops.add(name, lambda a, b, out=None, fn=fn: fn(*both_tensors(a, b), **_out(out)),
                 inplace=lambda a, b, name=name: getattr(a, name + "_")(tensor_of(b, a)), out=True)
+    for name in ("logaddexp", "logaddexp2"):
+        fn = getattr(torch, name)
+        ops.add(name, lambda a, b, out=None, fn=fn: fn(*both_tensors(a, b), **_out(out)), out=True)
     ops.add("special_xlog1py", lambda a, b, out=None: torch.special.xlog1py(*both_tensors(a, b), **_out(out)),
             out=True)
     for name in ("asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2", "log2", "log10", "erfc",
@@ -315,6 +318,15 @@ def build_ops() -> Ops:
     for name in ("cummax", "cummin"):
         fn = getattr(torch, name)
         ops.add(name, lambda x, dim, fn=fn: tuple(fn(x, dim)))
+    # Issue 23's second batch (docs/ops/scan.md, binary.md, reduce.md; SPEC OPS-23.9 - 23.13).
+    ops.add("logcumsumexp", lambda x, dim, out=None: torch.logcumsumexp(x, dim, **_out(out)), out=True)
+    ops.add("diff", lambda x, prepend=None, append=None, n=1, dim=-1, out=None: torch.diff(
+        x, n=n, dim=dim, prepend=prepend, append=append, **_out(out)), out=True)
+    ops.add("trapezoid.x", lambda y, x, dim=-1: torch.trapezoid(y, x, dim=dim))
+    ops.add("trapezoid.dx", lambda y, dx=1, dim=-1: torch.trapezoid(y, dx=dx, dim=dim))
+    ops.add("cumulative_trapezoid.x", lambda y, x, dim=-1: torch.cumulative_trapezoid(y, x, dim=dim))
+    ops.add("cumulative_trapezoid.dx", lambda y, dx=1, dim=-1: torch.cumulative_trapezoid(y, dx=dx, dim=dim))
+    ops.add("aminmax", lambda x, dim=None, keepdim=False: tuple(torch.aminmax(x, dim=dim, keepdim=keepdim)))
 
     # Selections (docs/ops/reduce.md, SPEC OPS-23): values and indices along one dim.
     for name in ("max", "min", "median", "nanmedian"):

@@ -30,6 +30,9 @@ enum class BinaryFn {
   Xlog1py,
   Hypot,
   Copysign,
+  // The stats family (docs/ops/binary.md): floating only.
+  Logaddexp,
+  Logaddexp2,
 };
 
 enum class CompareFn { Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr };
@@ -59,7 +62,9 @@ constexpr IntegerOperandRule integer_operand_rule(BinaryFn fn) {
     case BinaryFn::Xlogy:
     case BinaryFn::Xlog1py:
     case BinaryFn::Hypot:
-    case BinaryFn::Copysign: return IntegerOperandRule::Any;
+    case BinaryFn::Copysign:
+    case BinaryFn::Logaddexp:
+    case BinaryFn::Logaddexp2: return IntegerOperandRule::Any;
   }
   return IntegerOperandRule::Any;  // not a BinaryFn
 }

@@ -117,6 +117,20 @@ struct Copysign {
   }
 };
 
+struct Logaddexp {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return elementwise_math::logaddexp(x, y);
+  }
+};
+
+struct Logaddexp2 {
+  template <typename T>
+  FUNCSPEC_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return elementwise_math::logaddexp2(x, y);
+  }
+};
+
 }  // namespace binary
 
 namespace compare {
@@ -201,6 +215,8 @@ bool visit_binary_fn(BinaryFn fn, const T& alpha, Visitor&& visitor) {
     case BinaryFn::Xlog1py: return visit_on<Domain::Floating, T>(visitor, binary::Xlog1py{});
     case BinaryFn::Hypot: return visit_on<Domain::Floating, T>(visitor, binary::Hypot{});
     case BinaryFn::Copysign: return visit_on<Domain::Floating, T>(visitor, binary::Copysign{});
+    case BinaryFn::Logaddexp: return visit_on<Domain::Floating, T>(visitor, binary::Logaddexp{});
+    case BinaryFn::Logaddexp2: return visit_on<Domain::Floating, T>(visitor, binary::Logaddexp2{});
   }
   return false;  // not a BinaryFn
 }

@@ -224,4 +224,24 @@ FUNCSPEC_HOST_DEVICE T copysign(const T& x, const T& y) {
     return std::copysign(x, y);
 }
 
+// log(exp(x) + exp(y)) as PyTorch computes it: max + log1p(exp(-|x - y|)), which neither overflows
+// nor loses the smaller term; equal infinities give themselves (their difference would be NaN), and
+// NaN propagates (SPEC OPS-23.9).
+template <typename T>
+FUNCSPEC_HOST_DEVICE T logaddexp(const T& x, const T& y) {
+  if (math::isnan(x) || math::isnan(y)) return math::quiet_nan<T>();
+  const T m = x < y ? y : x;
+  if (math::isinf(x) || math::isinf(y)) return m;  // equal infinities give themselves, not inf - inf
+  return m + math::log1p(math::exp(-math::abs(x - y)));
+}
+
+// log2(2^x + 2^y), the same way: max + log1p(2^-|x - y|) / log(2).
+template <typename T>
+FUNCSPEC_HOST_DEVICE T logaddexp2(const T& x, const T& y) {
+  if (math::isnan(x) || math::isnan(y)) return math::quiet_nan<T>();
+  const T m = x < y ? y : x;
+  if (math::isinf(x) || math::isinf(y)) return m;
+  return m + math::log1p(math::pow(T(2), -math::abs(x - y))) / math::log(T(2));
+}
+
 }  // namespace funcspec::common::elementwise_math
