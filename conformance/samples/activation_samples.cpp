@@ -31,6 +31,7 @@ std::vector<OpSample> glu_samples(DType floating, SampleRng& rng) {
       {{rng.strided_tensor({6, 2}, floating, -4, 4)}, {{"dim", std::int64_t{1}}}, "transposed dim 1"},
       {{rng.tensor({2, 2, 6}, floating, -4, 4)}, {{"dim", std::int64_t{-1}}}, "rank 3"},
       {{rng.tensor({0, 4}, floating)}, {{"dim", std::int64_t{1}}}, "size-0 batch"},
+      {{rng.tensor({3, 0}, floating)}, {{"dim", std::int64_t{1}}}, "halved dim of size 0"},
       {{rng.tensor({2, 3}, floating)}, {{"dim", std::int64_t{1}}}, "odd size shape-mismatch"},
       {{rng.tensor({}, floating)}, {{"dim", std::int64_t{0}}}, "rank 0 shape-mismatch"},
       {{rng.tensor({2, 4}, floating)}, {{"dim", std::int64_t{2}}}, "dim 2 of a matrix dim-out-of-range"},

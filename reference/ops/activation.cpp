@@ -171,6 +171,9 @@ void register_activation_ops(OpRegistry& registry) {
          const std::int64_t size = x.shape()[static_cast<std::size_t>(dim)];
          FUNCSPEC_CHECK(size % 2 == 0, ErrorKind::ShapeMismatch,
                         "[glu] the halved dim {} must have an even size but has size {}", dim, size);
+         // split of a dim of size 0 gives one empty piece, not two (PyTorch's split too): both halves
+         // are then x itself, the right empty shape.
+         if (size == 0) return {pointwise("mul", x, call_one("sigmoid", {x}))};
          const TensorList halves = call("split", {x}, {{"split_size", size / 2}, {"dim", dim}});
          return {pointwise("mul", halves[0], call_one("sigmoid", {halves[1]}))};
        }},
