@@ -2,8 +2,18 @@
 # Builds everything and runs every test: the unit tests, the catalogue-wide sample checks and the
 # property tests, first in the normal build, then in the AddressSanitizer+UndefinedBehaviorSanitizer
 # build. Exits non-zero when any test fails or either build has a warning.
+#
+#   scripts/run-tests.sh            # every test CI runs: the conformance suite at the pr tier
+#   scripts/run-tests.sh --nightly  # and the nightly job's tests too (ctest label "nightly": the
+#                                   # conformance suite at the exhaustive tier)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+nightly_tests=(-LE nightly)
+case "${1:-}" in
+  "") ;;
+  --nightly) nightly_tests=() ;;
+  *) echo "usage: scripts/run-tests.sh [--nightly]" >&2; exit 2 ;;
+esac
 scripts/install-dependencies.sh
 
 # Both builds are unity builds (FUNCSPEC_UNITY_BUILD, see CMakeLists.txt): about half the compile
@@ -14,7 +24,7 @@ echo "== tests =="
 # This includes the golden fixtures check (label "fixtures", docs/fixtures.md): `funcspec fixtures
 # verify` (fixtures/golden is what regeneration writes) and fixtures/golden run as a case directory
 # against the reference; not repeated here.
-(cd build && ctest --output-on-failure -j "$(nproc)" --timeout 300)
+(cd build && ctest --output-on-failure -j "$(nproc)" --timeout 300 "${nightly_tests[@]}")
 echo "== peers (optional: a smoke run of the torch driver when python3-torch is installed) =="
 tools/peers/ci-smoke.sh build/tools/funcspec
 
