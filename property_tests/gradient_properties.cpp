@@ -139,6 +139,14 @@ TensorList oracle_at(const Case& inner, const std::map<std::string, Tensor, std:
   return conformance::run_case_program(inner, at, DType::Oracle);
 }
 
+// (a - b) / step, result by result, in the oracle dtype.
+TensorList difference_quotient(const TensorList& a, const TensorList& b, double step) {
+  const Tensor by = from_vector(std::vector<double>{step}, {}, DType::Oracle);
+  TensorList out;
+  for (std::size_t k = 0; k < a.size(); ++k) out.push_back(ops::div(ops::sub(a[k], b[k]), by));
+  return out;
+}
+
 // Derivative laws are about finite values: at an infinite or NaN input or result IEEE arithmetic
 // legitimately differs between equivalent routes (jacfwd multiplies a zero tangent by -sin(inf)
 // where jacrev never touches it), so such programs are discarded.
@@ -205,12 +213,7 @@ bool directional_derivative_is_linear(const Case& inner, const NamedTensors& x, 
   NamedTensors both;
   for (const auto& [name, tangent] : u) both[name] = ops::add(tangent, w.at(name));
   const auto central = [&](const NamedTensors& direction) {
-    const TensorList plus = oracle_at(inner, x, direction, 1e-11);
-    const TensorList minus = oracle_at(inner, x, direction, -1e-11);
-    const Tensor by = from_vector(std::vector<double>{2e-11}, {}, DType::Oracle);
-    TensorList out;
-    for (std::size_t k = 0; k < plus.size(); ++k) out.push_back(ops::div(ops::sub(plus[k], minus[k]), by));
-    return out;
+    return difference_quotient(oracle_at(inner, x, direction, 1e-11), oracle_at(inner, x, direction, -1e-11), 2e-11);
   };
   try {
     const TensorList along_w = central(w);
@@ -262,18 +265,12 @@ PropertyCheck jvp_equals_finite_differences(PropertyContext& context, const Prog
   } catch (const Error&) {
     RC_DISCARD("the program raises near this point in the oracle dtype");
   }
-  const auto quotient = [](const TensorList& a, const TensorList& b, double step) {
-    const Tensor by = from_vector(std::vector<double>{step}, {}, DType::Oracle);
-    TensorList out;
-    for (std::size_t k = 0; k < a.size(); ++k) out.push_back(ops::div(ops::sub(a[k], b[k]), by));
-    return out;
-  };
   // In 50 digits both the truncation error (h squared times the third derivative) and the rounding
   // error (1e-50 / h) stay far below float64's resolution at h = 1e-16.
-  const TensorList fine = quotient(plus, minus, 2 * h);
-  const TensorList coarse = quotient(plus_far, minus_far, 2e-11);
-  const TensorList forward = quotient(plus_far, value, 1e-11);
-  const TensorList backward = quotient(value, minus_far, 1e-11);
+  const TensorList fine = difference_quotient(plus, minus, 2 * h);
+  const TensorList coarse = difference_quotient(plus_far, minus_far, 2e-11);
+  const TensorList forward = difference_quotient(plus_far, value, 1e-11);
+  const TensorList backward = difference_quotient(value, minus_far, 1e-11);
   RC_PRE(all_finite(value) && all_finite(fine) && all_finite(coarse) && all_finite(forward) && all_finite(backward));
   // One-sided differences that disagree, or two step sizes that do: a non-smooth point or a jump
   // closer than 1e-11. Differences have no limit there, but the derivative is still the spec's
