@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "conformance/backend/backend.h"
 #include "conformance/backend/reference_backend.h"
@@ -18,6 +20,7 @@
 #include "conformance/spec/spec_clauses.h"
 #include "conformance/suite/conformance_runner.h"
 #include "conformance/suite/test_catalogue.h"
+#include "tools/interruption.h"
 #include "tools/parallel_check.h"
 #include "tools/progress_display.h"
 
@@ -59,11 +62,33 @@ void write_outputs(const Report& report, const CheckOptions& options) {
   }
 }
 
+// A worker's tests: every N-th of the selection from the I-th ("I/N"), less the first `skip` of
+// them, which an earlier worker of the same share ran. Run unsharded: the selection is the share.
+ConformanceTests worker_share(ConformanceTests selected, const std::string& shard, std::size_t skip) {
+  int index = -1;
+  int count = 0;
+  char slash = 0;
+  std::istringstream in(shard);
+  if (!(in >> index >> slash >> count) || slash != '/' || !in.eof() || count < 1 || index < 0 || index >= count)
+    throw std::runtime_error(fmt::format("--worker-shard '{}': expected I/N with 0 <= I < N", shard));
+  ConformanceTests share;
+  for (std::size_t k = static_cast<std::size_t>(index); k < selected.size(); k += static_cast<std::size_t>(count)) {
+    if (skip > 0) {
+      --skip;
+      continue;
+    }
+    share.push_back(std::move(selected[k]));
+  }
+  ::unsetenv("GTEST_TOTAL_SHARDS");
+  ::unsetenv("GTEST_SHARD_INDEX");
+  return share;
+}
+
 }  // namespace
 
 int run_check(const CheckOptions& options, const std::string& program_path) {
   const auto start = std::chrono::steady_clock::now();
-  const bool worker = !options.worker_report.empty();
+  const bool worker = !options.worker_shard.empty();
   std::unique_ptr<Backend> backend;
   XfailManifest manifest;
   for (const std::string& filter : options.excludes) {
@@ -99,6 +124,14 @@ int run_check(const CheckOptions& options, const std::string& program_path) {
     return std::any_of(options.excludes.begin(), options.excludes.end(),
                        [&](const std::string& pattern) { return glob_match(pattern, test.id); });
   });
+  if (worker) {
+    try {
+      selected = worker_share(std::move(selected), options.worker_shard, options.worker_skip);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "funcspec check: {}\n", e.what());
+      return 2;
+    }
+  }
 
   Report report;
   report.run.backend = {options.backend, backend->capabilities().name, backend->capabilities().version};
@@ -117,7 +150,10 @@ int run_check(const CheckOptions& options, const std::string& program_path) {
     std::fflush(stdout);
   }
 
+  // A parent (not a worker, which its parent stops) writes what it has when interrupted.
+  if (!worker) stop_on_interruption();
   RunnerOptions runner;
+  runner.should_stop = [] { return interruption_signal() != 0; };
   runner.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(options.timeout_seconds * 1000));
   runner.artifacts_dir = options.artifacts_dir;
   runner.manifest = &manifest;
@@ -132,30 +168,40 @@ int run_check(const CheckOptions& options, const std::string& program_path) {
     ProgressDisplay display(default_progress_style(options.quiet), shard_share);
     report.tests = run_parallel_check(options, program_path, selected, display);
     display.finish();
-    for (const TestRecord& record : report.tests) {
-      if (is_unexpected(record.status)) fmt::print(stderr, "{}", describe_failure(record));
-    }
     for (const ConformanceTest& test : selected) manifest.match(test.id);
   } else {
-    ProgressDisplay display(worker ? ProgressStyle::Worker : default_progress_style(options.quiet), shard_share);
-    runner.on_test_end = [&display](const TestRecord& record, std::size_t) { display.test_done(record); };
+    ProgressDisplay display(worker ? ProgressStyle::Worker : default_progress_style(options.quiet),
+                            worker ? selected.size() : shard_share);
+    runner.on_test_end = [&display, &options](const TestRecord& record, std::size_t) {
+      if (!options.crash_worker_at.empty() && glob_match(options.crash_worker_at, record.id)) std::abort();
+      display.test_done(record);
+    };
     report.tests = run_with_gtest(*backend, selected, runner);
     display.finish();
   }
   report.run.xfail_unmatched = manifest.unmatched_patterns();
+  const int interrupted_by = interruption_signal();
+  if (interrupted_by != 0) {
+    report.run.interrupted = signal_name(interrupted_by);
+    report.run.xfail_unmatched.clear();  // an entry for a test the run never reached is not stale
+  }
   report.run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   try {
-    if (worker) {
-      write_report_file(report, options.worker_report);
-      return 0;
-    }
+    if (worker) return 0;  // its records went to the parent as they were made
     write_outputs(report, options);
   } catch (const std::exception& e) {
     fmt::print(stderr, "funcspec check: writing the report failed: {}\n", e.what());
     return 2;
   }
   print_summary(report);
+  if (interrupted_by != 0) {
+    fmt::print(stderr,
+               "funcspec check: interrupted by {}: {} of the {} selected tests finished, and the reports hold "
+               "those (marked interrupted)\n",
+               report.run.interrupted, report.tests.size(), shard_share);
+    return 128 + interrupted_by;
+  }
   for (const TestRecord& record : report.tests) {
     if (is_unexpected(record.status)) return 1;
   }

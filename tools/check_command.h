@@ -2,6 +2,7 @@
 // `funcspec check`: run the conformance tests against a backend and gate on the result
 // (NOTE: [conformance runner]). Exit status 0 iff no test is fail, xpass or error; 2 when the run
 // could not start (unusable backend, unreadable manifest).
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -27,8 +28,13 @@ struct CheckOptions {
   std::vector<std::filesystem::path> case_dirs;  // empty: the suite's own
   bool cases_only = false;                       // the case files alone: no generated tests, no property laws
   bool quiet = false;
-  // Internal: this process is worker `worker_index` of a --jobs run and writes its JSON report here.
-  std::string worker_report;
+  // Internal to --jobs: this process is a worker running shard "I/N" of the selection, from its
+  // `worker_skip`-th test on (a restart after a worker died), and prints each record on stdout.
+  std::string worker_shard;
+  std::size_t worker_skip = 0;
+  // For the suite's own tests: a worker aborts after running a test whose id matches this glob,
+  // before reporting it, as an in-process backend that crashes would.
+  std::string crash_worker_at;
   // Arguments to repeat for workers (everything but --jobs and the report files).
   std::vector<std::string> worker_arguments;
   // The whole command line, shell-quoted, for the report.

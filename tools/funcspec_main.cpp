@@ -23,7 +23,8 @@ namespace {
 // The check arguments a --jobs worker repeats: all but --jobs and the report files, which only
 // the parent writes.
 std::vector<std::string> worker_arguments(const std::vector<std::string>& check_arguments) {
-  const std::set<std::string> parent_only = {"--jobs", "-j", "--json", "--junit", "--markdown", "--worker-report"};
+  const std::set<std::string> parent_only = {"--jobs",         "-j",           "--json", "--junit", "--markdown",
+                                             "--worker-shard", "--worker-skip"};
   std::vector<std::string> kept;
   for (std::size_t i = 0; i < check_arguments.size(); ++i) {
     const std::string& arg = check_arguments[i];
@@ -86,7 +87,9 @@ int main(int argc, char** argv) {
   check->add_flag("--cases-only", check_options.cases_only,
                   "Run the case files alone, not the generated tests and property laws (golden fixtures)");
   check->add_flag("-q,--quiet", check_options.quiet, "Print failures and the summary only");
-  check->add_option("--worker-report", check_options.worker_report)->group("");  // internal to --jobs
+  check->add_option("--worker-shard", check_options.worker_shard)->group("");        // internal to --jobs
+  check->add_option("--worker-skip", check_options.worker_skip)->group("");          // internal to --jobs
+  check->add_option("--crash-worker-at", check_options.crash_worker_at)->group("");  // the suite's own tests
 
   std::string replay_file;
   std::string replay_backend = "reference";

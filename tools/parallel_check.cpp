@@ -1,21 +1,15 @@
 #include "tools/parallel_check.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <map>
+#include <chrono>
+#include <memory>
+#include <optional>
 
+#include "conformance/backend/child_process.h"
 #include "conformance/report/report_json.h"
 #include "conformance/suite/conformance_runner.h"
-
-extern char** environ;
+#include "tools/interruption.h"
 
 namespace funcspec::tools {
 
@@ -23,147 +17,205 @@ using namespace conformance;
 
 namespace {
 
-struct Worker {
-  pid_t pid = -1;
-  int stdout_fd = -1;
-  std::string pending;  // stdout bytes after the last complete line
-  std::filesystem::path report;
-  int index = 0;
-  std::string ended;  // how it ended, once reaped
+// A record line holds a test's reason and replay command: far below this, unless the worker is broken.
+constexpr std::size_t kMaxRecordLine = 64 * 1024 * 1024;
+
+// One worker's share of the run: the tests it owns (indices into the selection, in order), how many
+// of them it has reported, and the process running the rest.
+struct WorkerShare {
+  int shard_index = 0;
+  int shard_count = 1;
+  std::vector<std::size_t> tests;
+  std::size_t reported = 0;
+  std::unique_ptr<ChildProcess> process;
+  // Deaths in a row with no record between them: a worker that cannot get through one test after a
+  // restart will not get through the rest.
+  int deaths_without_progress = 0;
 };
 
-std::string describe_status(int status) {
-  if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
-  if (WIFSIGNALED(status))
-    return fmt::format("was killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
-  return "ended abnormally";
+void start(WorkerShare& share, const std::string& program, const std::vector<std::string>& arguments) {
+  std::vector<std::string> argv{program, "check"};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  argv.insert(argv.end(), {"--worker-shard", fmt::format("{}/{}", share.shard_index, share.shard_count),
+                           "--worker-skip", std::to_string(share.reported)});
+  share.process = ChildProcess::spawn(argv);
 }
 
-Worker spawn_worker(const std::string& program, const std::vector<std::string>& arguments, int shard_index,
-                    int shard_count, const std::filesystem::path& report) {
-  std::vector<std::string> argv_strings{program, "check"};
-  argv_strings.insert(argv_strings.end(), arguments.begin(), arguments.end());
-  argv_strings.insert(argv_strings.end(), {"--worker-report", report.string()});
-  std::vector<char*> argv;
-  for (std::string& s : argv_strings) argv.push_back(s.data());
-  argv.push_back(nullptr);
-
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
-    if (entry.starts_with("GTEST_TOTAL_SHARDS=") || entry.starts_with("GTEST_SHARD_INDEX=")) continue;
-    env_strings.push_back(entry);
-  }
-  env_strings.push_back(fmt::format("GTEST_TOTAL_SHARDS={}", shard_count));
-  env_strings.push_back(fmt::format("GTEST_SHARD_INDEX={}", shard_index));
-  std::vector<char*> envp;
-  for (std::string& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-
-  int pipe_fds[2];
-  if (pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-  pid_t pid = -1;
-  const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  close(pipe_fds[1]);
-  if (spawned != 0) {
-    close(pipe_fds[0]);
-    throw std::runtime_error(fmt::format("cannot start the worker {}: {}", program, std::strerror(spawned)));
-  }
-  return Worker{pid, pipe_fds[0], "", report, shard_index, ""};
+TestRecord error_record(const ConformanceTest& test, std::string reason) {
+  TestRecord record;
+  record.id = test.id;
+  record.clauses = test.clauses;
+  record.status = TestStatus::Error;
+  record.reason = std::move(reason);
+  return record;
 }
 
-// Feeds complete "@funcspec-test STATUS ID" lines to the display; other output passes through.
-void consume_lines(Worker& worker, ProgressDisplay& display) {
-  std::size_t newline = 0;
-  while ((newline = worker.pending.find('\n')) != std::string::npos) {
-    const std::string line = worker.pending.substr(0, newline);
-    worker.pending.erase(0, newline + 1);
+class ParallelRun {
+ public:
+  ParallelRun(const CheckOptions& options, std::string program, const ConformanceTests& selected,
+              ProgressDisplay& display)
+      : options_(options),
+        program_(std::move(program)),
+        selected_(selected),
+        display_(display),
+        records_(selected.size()) {}
+
+  std::vector<TestRecord> run(int outer_index, int outer_count) {
+    // Worker i of outer shard o is shard o + T*i of T*J: together they run exactly shard o of T.
+    const int jobs = options_.jobs;
+    for (int i = 0; i < jobs; ++i) {
+      WorkerShare share;
+      share.shard_index = outer_index + outer_count * i;
+      share.shard_count = outer_count * jobs;
+      for (std::size_t k = static_cast<std::size_t>(share.shard_index); k < selected_.size();
+           k += static_cast<std::size_t>(share.shard_count))
+        share.tests.push_back(k);
+      shares_.push_back(std::move(share));
+    }
+    for (WorkerShare& share : shares_) {
+      if (!share.tests.empty()) start_or_charge(share);
+    }
+    for (;;) {
+      std::vector<ChildProcess*> live;
+      for (WorkerShare& share : shares_) {
+        if (share.process) live.push_back(share.process.get());
+      }
+      if (live.empty()) break;
+      ChildProcess::wait_for_output(live, std::chrono::steady_clock::now() + std::chrono::seconds(1));
+      if (interruption_signal() != 0) {
+        // The tests in flight are abandoned: the report holds what the workers had handed over.
+        for (WorkerShare& share : shares_) {
+          if (!share.process) continue;
+          take_output(share);
+          if (share.process) {
+            share.process->kill_group();
+            share.process->finish(std::chrono::milliseconds(0));
+            share.process.reset();
+          }
+        }
+        break;
+      }
+      for (WorkerShare& share : shares_) {
+        if (share.process) take_output(share);
+      }
+    }
+    std::vector<TestRecord> records;
+    for (std::size_t k = static_cast<std::size_t>(outer_index); k < selected_.size();
+         k += static_cast<std::size_t>(outer_count)) {
+      if (records_[k]) {
+        records.push_back(std::move(*records_[k]));
+      } else if (interruption_signal() == 0) {
+        // Unreachable: a run that is not interrupted reports or charges every test it owns.
+        records.push_back(error_record(selected_[k], "no worker process reported this test"));
+      }
+    }
+    return records;
+  }
+
+ private:
+  void start_or_charge(WorkerShare& share) {
+    try {
+      start(share, program_, options_.worker_arguments);
+    } catch (const std::exception& e) {
+      charge_rest(share, fmt::format("not run: the worker process could not be started: {}", e.what()));
+    }
+  }
+
+  void report(WorkerShare& share, TestRecord record) {
+    display_.test_done(record);
+    records_[share.tests[share.reported]] = std::move(record);
+    ++share.reported;
+  }
+
+  void charge_rest(WorkerShare& share, const std::string& reason) {
+    while (share.reported < share.tests.size())
+      report(share, error_record(selected_[share.tests[share.reported]], reason));
+  }
+
+  // Every line the worker has ready: its records, and anything else it printed, passed through.
+  void take_output(WorkerShare& share) {
+    for (;;) {
+      const ChildProcess::Exchange got = share.process->read_line(std::chrono::steady_clock::now(), kMaxRecordLine);
+      switch (got.outcome) {
+        case ChildProcess::Outcome::Replied:
+          if (!take_line(share, got.line)) return;
+          continue;
+        case ChildProcess::Outcome::TimedOut: return;
+        case ChildProcess::Outcome::TooLong:
+          share.process->kill_group();
+          ended(share, fmt::format("wrote a line longer than {} bytes", kMaxRecordLine));
+          return;
+        case ChildProcess::Outcome::Closed: ended(share, ""); return;
+      }
+    }
+  }
+
+  // False when the line shows the worker is broken (it is then stopped and its test charged).
+  bool take_line(WorkerShare& share, const std::string& line) {
     if (!line.starts_with(kWorkerLinePrefix)) {
       fmt::print("{}\n", line);
-      continue;
+      return true;
     }
-    const std::string rest = line.substr(kWorkerLinePrefix.size());
-    const std::size_t space = rest.find(' ');
-    const std::optional<TestStatus> status = parse_test_status(rest.substr(0, space));
-    if (status && space != std::string::npos) display.test_done(*status, rest.substr(space + 1));
+    std::string problem;
+    try {
+      TestRecord record = parse_test_record_line(std::string_view(line).substr(kWorkerLinePrefix.size()),
+                                                 fmt::format("worker {}'s record", share.shard_index));
+      if (share.reported < share.tests.size() && record.id == selected_[share.tests[share.reported]].id) {
+        share.deaths_without_progress = 0;
+        report(share, std::move(record));
+        return true;
+      }
+      problem = fmt::format("reported the test '{}' out of turn", record.id);
+    } catch (const std::exception& e) {
+      problem = fmt::format("wrote a record that cannot be read ({})", e.what());
+    }
+    share.process->kill_group();
+    ended(share, problem);
+    return false;
   }
-}
+
+  // The worker's stdout closed: it finished its share, or it died in the test it had not reported.
+  void ended(WorkerShare& share, const std::string& problem) {
+    const std::string how = share.process->finish(std::chrono::seconds(5));
+    const std::string last_words = share.process->stderr_tail();
+    share.process.reset();
+    if (interruption_signal() != 0) return;  // its test in flight is abandoned, not charged
+    const std::string stderr_note =
+        last_words.empty() ? "" : fmt::format("; its last words on stderr:\n{}", last_words);
+    if (share.reported == share.tests.size() && problem.empty()) {
+      if (how != "exited with status 0" || !last_words.empty())
+        fmt::print(stderr, "funcspec check: worker {} {} after its last test{}\n", share.shard_index, how, stderr_note);
+      return;
+    }
+    const std::string what = problem.empty() ? how : fmt::format("{} and {}", problem, how);
+    if (share.reported < share.tests.size()) {
+      report(share, error_record(selected_[share.tests[share.reported]],
+                                 fmt::format("the worker process running this test {} before reporting it{}", what,
+                                             stderr_note)));
+    }
+    if (share.reported == share.tests.size()) return;
+    if (++share.deaths_without_progress >= 2) {
+      charge_rest(share, fmt::format("not run: the worker process {} twice in a row without finishing a test{}", what,
+                                     stderr_note));
+      return;
+    }
+    start_or_charge(share);  // the rest of its share, from the test after the one it died in
+  }
+
+  const CheckOptions& options_;
+  std::string program_;
+  const ConformanceTests& selected_;
+  ProgressDisplay& display_;
+  std::vector<std::optional<TestRecord>> records_;
+  std::vector<WorkerShare> shares_;
+};
 
 }  // namespace
 
 std::vector<TestRecord> run_parallel_check(const CheckOptions& options, const std::string& program_path,
                                            const ConformanceTests& selected, ProgressDisplay& display) {
   const auto [outer_index, outer_count] = gtest_shard();
-  const int jobs = options.jobs;
-  const std::filesystem::path scratch =
-      std::filesystem::temp_directory_path() / fmt::format("funcspec-check-{}", getpid());
-  std::filesystem::create_directories(scratch);
-
-  // Worker i of outer shard o is shard o + T*i of T*J: together they run exactly shard o of T.
-  std::vector<Worker> workers;
-  for (int i = 0; i < jobs; ++i) {
-    workers.push_back(spawn_worker(program_path, options.worker_arguments, outer_index + outer_count * i,
-                                   outer_count * jobs, scratch / fmt::format("worker-{}.json", i)));
-  }
-  std::size_t open = workers.size();
-  while (open > 0) {
-    std::vector<pollfd> fds;
-    for (const Worker& w : workers) fds.push_back(pollfd{w.stdout_fd, POLLIN, 0});
-    if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
-    for (std::size_t k = 0; k < workers.size(); ++k) {
-      Worker& w = workers[k];
-      if (w.stdout_fd < 0 || fds[k].revents == 0) continue;
-      char buffer[65536];
-      const ssize_t got = read(w.stdout_fd, buffer, sizeof buffer);
-      if (got > 0) {
-        w.pending.append(buffer, static_cast<std::size_t>(got));
-        consume_lines(w, display);
-      } else if (got == 0 || errno != EINTR) {
-        close(w.stdout_fd);
-        w.stdout_fd = -1;
-        --open;
-      }
-    }
-  }
-
-  std::map<std::string, TestRecord> finished;
-  for (Worker& w : workers) {
-    int status = 0;
-    while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    w.ended = describe_status(status);
-    try {
-      for (TestRecord& record : read_report_file(w.report).tests) finished[record.id] = std::move(record);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "funcspec check: worker {} {} without a readable report ({})\n", w.index, w.ended, e.what());
-    }
-  }
-  std::filesystem::remove_all(scratch);
-
-  // Every test of this shard gets a record: a worker that died loses no result silently.
-  std::vector<TestRecord> records;
-  for (std::size_t k = 0; k < selected.size(); ++k) {
-    if (static_cast<int>(k % static_cast<std::size_t>(outer_count)) != outer_index) continue;
-    const ConformanceTest& test = selected[k];
-    if (auto it = finished.find(test.id); it != finished.end()) {
-      records.push_back(std::move(it->second));
-      continue;
-    }
-    const int worker_index =
-        static_cast<int>((k / static_cast<std::size_t>(outer_count)) % static_cast<std::size_t>(jobs));
-    TestRecord lost;
-    lost.id = test.id;
-    lost.clauses = test.clauses;
-    lost.status = TestStatus::Error;
-    lost.reason = fmt::format("the worker process running this test {} before reporting it",
-                              workers[static_cast<std::size_t>(worker_index)].ended);
-    records.push_back(std::move(lost));
-  }
-  return records;
+  return ParallelRun(options, program_path, selected, display).run(outer_index, outer_count);
 }
 
 }  // namespace funcspec::tools

@@ -1,7 +1,8 @@
 #pragma once
 // `funcspec check --jobs N`: N worker processes, each a gtest shard of this run (so a --jobs run
-// and a CI matrix split tests the same way, and a worker that crashes costs only its unfinished
-// tests, which are reported as errors rather than lost).
+// and a CI matrix split tests the same way). A worker hands over each test's record as it finishes
+// it; one that dies costs only the test it was running, reported as an error with how the worker
+// ended and its last words on stderr, and a new worker takes the rest of its share.
 #include <string>
 #include <vector>
 

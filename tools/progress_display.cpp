@@ -1,5 +1,7 @@
 #include "tools/progress_display.h"
 
+#include "conformance/report/report_json.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <unistd.h>
@@ -61,7 +63,7 @@ void ProgressDisplay::redraw(const std::string& current, bool force) {
 void ProgressDisplay::test_done(const TestRecord& record) {
   count(record.status);
   if (style_ == ProgressStyle::Worker) {
-    fmt::print("{}{} {}\n", kWorkerLinePrefix, conformance::test_status_name(record.status), record.id);
+    fmt::print("{}{}\n", kWorkerLinePrefix, conformance::write_test_record_line(record));
     std::fflush(stdout);
     return;
   }
@@ -71,11 +73,6 @@ void ProgressDisplay::test_done(const TestRecord& record) {
     fmt::print(stderr, "{}", describe_failure(record));
   }
   redraw(record.id, show);
-}
-
-void ProgressDisplay::test_done(TestStatus status, const std::string& id) {
-  count(status);
-  redraw(id, false);
 }
 
 void ProgressDisplay::finish() {

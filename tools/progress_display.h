@@ -22,8 +22,9 @@ ProgressStyle default_progress_style(bool quiet);
 // size against the tolerance, replay command.
 std::string describe_failure(const conformance::TestRecord& record);
 
-// The prefix of a worker's per-test line on stdout.
-inline constexpr std::string_view kWorkerLinePrefix = "@funcspec-test ";
+// The prefix of a worker's per-test line on stdout, followed by the test's record as one line of
+// JSON (write_test_record_line).
+inline constexpr std::string_view kWorkerLinePrefix = "@funcspec-record ";
 
 class ProgressDisplay {
  public:
@@ -33,8 +34,6 @@ class ProgressDisplay {
   ProgressDisplay& operator=(const ProgressDisplay&) = delete;
 
   void test_done(const conformance::TestRecord& record);
-  // For a --jobs parent: a test finished in a worker (its details arrive with the worker's report).
-  void test_done(conformance::TestStatus status, const std::string& id);
   // Clears the live line.
   void finish();
 

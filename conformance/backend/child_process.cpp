@@ -250,10 +250,42 @@ void ChildProcess::drain_stderr() {
 
 ChildProcess::Exchange ChildProcess::exchange(std::string_view message, bool want_reply, SteadyTime deadline,
                                               std::size_t max_line) {
-  Exchange result;
   std::string pending(message);
   pending.push_back('\n');
+  return transfer(std::move(pending), want_reply, deadline, max_line);
+}
+
+ChildProcess::Exchange ChildProcess::read_line(SteadyTime deadline, std::size_t max_line) {
+  return transfer("", true, deadline, max_line);
+}
+
+bool ChildProcess::wait_for_output(const std::vector<ChildProcess*>& children, SteadyTime deadline) {
+  for (;;) {
+    std::vector<pollfd> fds;
+    for (ChildProcess* child : children) {
+      // A whole line already read, or stdout already closed: the caller has something to take.
+      if (child->stdout_fd_ < 0 || child->stdout_buffer_.find('\n') != std::string::npos) return true;
+      fds.push_back({child->stdout_fd_, POLLIN, 0});
+      fds.push_back({child->stderr_fd_, POLLIN, 0});  // a closed stderr (-1) is ignored by poll
+    }
+    const int ready = ::poll(fds.data(), fds.size(), milliseconds_until(deadline));
+    if (ready < 0) return false;  // EINTR: a signal the caller may have to act on
+    if (ready == 0) {
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+      continue;
+    }
+    for (std::size_t k = 0; k < children.size(); ++k) {
+      if (fds[2 * k + 1].revents != 0) children[k]->drain_stderr();
+      if (fds[2 * k].revents != 0) return true;
+    }
+  }
+}
+
+ChildProcess::Exchange ChildProcess::transfer(std::string pending, bool want_reply, SteadyTime deadline,
+                                              std::size_t max_line) {
+  Exchange result;
   std::size_t written = 0;
+  bool polled = false;
   char chunk[kReadChunk];
   for (;;) {
     if (written == pending.size()) {
@@ -270,10 +302,11 @@ ChildProcess::Exchange ChildProcess::exchange(std::string_view message, bool wan
       result.outcome = Outcome::TooLong;
       return result;
     }
-    if (std::chrono::steady_clock::now() >= deadline) {
+    if (polled && std::chrono::steady_clock::now() >= deadline) {
       result.outcome = Outcome::TimedOut;
       return result;
     }
+    polled = true;
     pollfd fds[3];
     nfds_t count = 0;
     const bool writing = written < pending.size() && stdin_fd_ >= 0;

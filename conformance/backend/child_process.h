@@ -48,6 +48,13 @@ class ChildProcess {
   // Writes `message` and a newline, then, when `want_reply`, reads one line of at most `max_line`
   // bytes; all of it before `deadline`.
   Exchange exchange(std::string_view message, bool want_reply, SteadyTime deadline, std::size_t max_line);
+  // Reads one line of at most `max_line` bytes, before `deadline`: a child that streams its output
+  // (a `--jobs` worker). A deadline already past still takes a line that is buffered or readable now.
+  Exchange read_line(SteadyTime deadline, std::size_t max_line);
+  // Waits until one of `children` has a line or the end of its stdout to read, draining every
+  // child's stderr meanwhile. Returns false at `deadline`, or early when a signal interrupts the wait
+  // (the caller looks at what the signal asked for).
+  static bool wait_for_output(const std::vector<ChildProcess*>& children, SteadyTime deadline);
 
   // Waits up to `grace` for the child to exit, then kills its process group, reaps it and says how
   // it ended (describe_wait_status). Idempotent.
@@ -60,6 +67,7 @@ class ChildProcess {
 
  private:
   ChildProcess(pid_t pid, int stdin_fd, int stdout_fd, int stderr_fd);
+  Exchange transfer(std::string pending, bool want_reply, SteadyTime deadline, std::size_t max_line);
   void drain_stderr();
   void close_fds();
 

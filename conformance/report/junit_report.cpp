@@ -192,6 +192,7 @@ std::string write_junit_text(const Report& report) {
                  run.merged_shards.empty()
                      ? fmt::format("{}/{}", run.shard_index, run.shard_count)
                      : fmt::format("merge of {} of {}", run.merged_shards.size(), run.shard_count));
+  if (!run.interrupted.empty()) write_property(out, "      ", "interrupted", run.interrupted);
   out += "    </properties>\n";
   for (const TestRecord& test : report.tests) write_testcase(out, test);
   out += "  </testsuite>\n</testsuites>\n";

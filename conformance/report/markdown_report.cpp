@@ -99,6 +99,9 @@ std::string write_markdown_text(const Report& report, const MarkdownOptions& opt
   } else if (run.shard_count > 1) {
     out += fmt::format("- shard {} of {}\n", run.shard_index, run.shard_count);
   }
+  if (!run.interrupted.empty())
+    out +=
+        fmt::format("- **incomplete**: the run was stopped by {}; these are the tests it finished\n", run.interrupted);
   out += fmt::format("- tests: {} ({})\n", report.tests.size(), counts_line(summary.by_status));
   std::map<std::string, int> verdicts;
   for (const auto& [clause, clause_summary] : summary.by_clause) ++verdicts[clause_summary.verdict];

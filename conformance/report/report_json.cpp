@@ -43,6 +43,7 @@ Json run_to_json(const RunInfo& run) {
   out["merged_shards"] = run.merged_shards;
   out["xfail_unmatched"] = run.xfail_unmatched;
   out["seconds"] = float_to_json(run.seconds);
+  if (!run.interrupted.empty()) out["interrupted"] = run.interrupted;
   return out;
 }
 
@@ -71,8 +72,10 @@ class Reader {
     throw ReportError(fmt::format("{}: {}: {}", file_, path.empty() ? "(top level)" : path, problem));
   }
 
-  // The object's fields must be exactly `fields`: a missing one and an unknown one are both errors.
-  const Json& object(const Json& json, const std::string& path, std::initializer_list<std::string_view> fields) const {
+  // The object's fields must be exactly `fields`, and any of `optional`: a missing field and an
+  // unknown one are both errors.
+  const Json& object(const Json& json, const std::string& path, std::initializer_list<std::string_view> fields,
+                     std::initializer_list<std::string_view> optional = {}) const {
     if (!json.is_object()) fail(path, fmt::format("expected an object, found {}", json.type_name()));
     for (std::string_view field : fields) {
       if (!json.contains(field)) fail(join(path, field), "missing field");
@@ -80,6 +83,7 @@ class Reader {
     for (const auto& [key, value] : json.items()) {
       bool known = false;
       for (std::string_view field : fields) known = known || field == key;
+      for (std::string_view field : optional) known = known || field == key;
       if (!known) fail(join(path, key), "unknown field");
     }
     return json;
@@ -146,7 +150,8 @@ constexpr int kMaxShards = 1 << 20;
 RunInfo parse_run(const Reader& r, const Json& json, const std::string& path) {
   r.object(json, path,
            {"backend", "seed", "tier", "filter", "funcspec_version", "command_line", "shard_index", "shard_count",
-            "merged_shards", "xfail_unmatched", "seconds"});
+            "merged_shards", "xfail_unmatched", "seconds"},
+           {"interrupted"});
   RunInfo run;
   const std::string backend_path = Reader::join(path, "backend");
   const Json& backend = r.object(json["backend"], backend_path, {"spec", "name", "version"});
@@ -179,6 +184,10 @@ RunInfo parse_run(const Reader& r, const Json& json, const std::string& path) {
   }
   run.xfail_unmatched = r.strings(json["xfail_unmatched"], Reader::join(path, "xfail_unmatched"));
   run.seconds = r.number(json["seconds"], Reader::join(path, "seconds"));
+  if (json.contains("interrupted")) {
+    run.interrupted = r.string(json["interrupted"], Reader::join(path, "interrupted"));
+    if (run.interrupted.empty()) r.fail(Reader::join(path, "interrupted"), "names the signal, or is absent");
+  }
   return run;
 }
 
@@ -285,6 +294,20 @@ Report parse_report_text(std::string_view text, const std::string& file) {
     throw ReportError(fmt::format("{}: not valid JSON: {}", file, e.what()));
   }
   return parse_report(json, file);
+}
+
+std::string write_test_record_line(const TestRecord& record) {
+  return test_to_json(record).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+TestRecord parse_test_record_line(std::string_view line, const std::string& source) {
+  Json json;
+  try {
+    json = Json::parse(line);
+  } catch (const Json::parse_error& e) {
+    throw ReportError(fmt::format("{}: not valid JSON: {}", source, e.what()));
+  }
+  return parse_test(Reader(source), json, "");
 }
 
 Report read_report_file(const std::filesystem::path& path) {

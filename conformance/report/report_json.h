@@ -31,4 +31,9 @@ Report parse_report(const Json& json, const std::string& file);
 Report parse_report_text(std::string_view text, const std::string& file = "<report>");
 Report read_report_file(const std::filesystem::path& path);
 
+// One test's record as one line of JSON (no newline in it), and back: how a `--jobs` worker hands
+// each result to its parent the moment it has it, so a worker that dies loses only its test in flight.
+std::string write_test_record_line(const TestRecord& record);
+TestRecord parse_test_record_line(std::string_view line, const std::string& source);
+
 }  // namespace funcspec::conformance

@@ -68,6 +68,8 @@ MergeResult merge_reports(const std::vector<NamedReport>& inputs) {
       result.report.tests.push_back(test);
     }
     run.seconds = std::max(run.seconds, input.report.run.seconds);
+    // One interrupted shard makes the merge incomplete too.
+    if (run.interrupted.empty()) run.interrupted = input.report.run.interrupted;
     if (input.report.run.command_line != run.command_line) run.command_line.clear();
   }
   for (const auto& [shard, file] : file_of_shard) run.merged_shards.push_back(shard);

@@ -64,6 +64,9 @@ struct RunInfo {
   // A merge of shard reports (report_merge.h) lists the shard indices it joined, ascending, and
   // has shard_index -1; a single run leaves it empty.
   std::vector<int> merged_shards;
+  // "SIGINT" or "SIGTERM" when the run was stopped by that signal: the report holds only the tests
+  // finished by then. "" for a run that ran to its end.
+  std::string interrupted;
 };
 
 struct Report {

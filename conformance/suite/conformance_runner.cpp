@@ -139,6 +139,7 @@ class ConformanceCaseTest : public testing::Test {
   ConformanceCaseTest(RunState* state, const ConformanceTest* test) : state_(state), test_(test) {}
 
   void TestBody() override {
+    if (state_->options->should_stop && state_->options->should_stop()) GTEST_SKIP() << "the run was stopped";
     TestRecord record = run_conformance_test(*state_->backend, *test_, *state_->options);
     const TestStatus status = record.status;
     const std::string reason = record.reason;

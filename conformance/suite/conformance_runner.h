@@ -26,6 +26,9 @@ struct RunnerOptions {
   const XfailManifest* manifest = nullptr;
   // Called after each test with its record (progress display); may be empty.
   std::function<void(const TestRecord&, std::size_t done)> on_test_end;
+  // Asked before each test; once it says true, the remaining tests are not run and get no record
+  // (an interrupted run). May be empty.
+  std::function<bool()> should_stop;
 };
 
 // Judges one test: builds its case, evaluates it on the backend, judges the answer, consults the

@@ -61,6 +61,17 @@ TEST(JunitReportTest, SuitePropertiesCarrySeedAndBackend) {
   EXPECT_EQ(values["tier"], "smoke");
 }
 
+TEST(JunitReportTest, AnInterruptedRunHasTheSignalAsAProperty) {
+  Report report = sample_report();
+  report.run.interrupted = "SIGTERM";
+  const XmlElement root = parse_junit(report);
+  std::vector<const XmlElement*> properties;
+  collect(*child(root.children[0], "properties"), "property", properties);
+  std::map<std::string, std::string> values;
+  for (const XmlElement* p : properties) values[p->attributes.at("name")] = p->attributes.at("value");
+  EXPECT_EQ(values["interrupted"], "SIGTERM");
+}
+
 TEST(JunitReportTest, ClassnameAndNameSplitTheIdAtTheLastSlash) {
   const XmlElement root = parse_junit(sample_report());
   const XmlElement* test = testcase_named(root, "broadcast");

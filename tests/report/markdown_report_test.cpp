@@ -21,6 +21,14 @@ TEST(MarkdownReportTest, HeaderNamesBackendSeedTierAndCounts) {
   EXPECT_TRUE(contains(text, "clauses: 4 (1 satisfied · 1 unsupported · 2 violated)")) << text;
 }
 
+TEST(MarkdownReportTest, AnInterruptedRunIsMarkedIncomplete) {
+  Report report = sample_report();
+  EXPECT_FALSE(contains(write_markdown_text(report), "incomplete"));
+  report.run.interrupted = "SIGINT";
+  EXPECT_TRUE(contains(write_markdown_text(report),
+                       "- **incomplete**: the run was stopped by SIGINT; these are the tests it finished"));
+}
+
 TEST(MarkdownReportTest, OneRowPerClauseWithCountsAndVerdict) {
   const std::string text = write_markdown_text(sample_report());
   EXPECT_TRUE(

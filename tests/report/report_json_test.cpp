@@ -62,6 +62,34 @@ TEST(ReportJsonTest, RoundTripKeepsEveryField) {
   }
 }
 
+// An interrupted run says which signal stopped it; a complete one has no such field, so reports
+// written before the field existed still read.
+TEST(ReportJsonTest, AnInterruptedRunSaysSoAndACompleteOneHasNoField) {
+  Report report = sample_report();
+  EXPECT_FALSE(report_to_json(report)["run"].contains("interrupted"));
+  EXPECT_EQ(parse_report_text(write_report_text(report)).run.interrupted, "");
+  report.run.interrupted = "SIGINT";
+  EXPECT_EQ(parse_report_text(write_report_text(report)).run.interrupted, "SIGINT");
+  Json json = report_to_json(report);
+  json["run"]["interrupted"] = "";
+  EXPECT_NE(report_parse_error(json).find("run.interrupted: names the signal, or is absent"), std::string::npos);
+}
+
+// One record per line: how a --jobs worker hands a result to its parent.
+TEST(ReportJsonTest, ARecordLineIsOneLineAndReadsBack) {
+  for (const TestRecord& record : sample_report().tests) {
+    const std::string line = write_test_record_line(record);
+    EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+    expect_same_record(parse_test_record_line(line, "worker 0"), record);
+  }
+  try {
+    parse_test_record_line(R"({"id": "a"})", "worker 1's record");
+    ADD_FAILURE() << "a partial record was read";
+  } catch (const ReportError& e) {
+    EXPECT_NE(std::string(e.what()).find("worker 1's record: clauses: missing field"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ReportJsonTest, InfiniteErrorsAreWrittenAsStringsAndReadBack) {
   const Report report = sample_report();
   const Json json = report_to_json(report);

@@ -56,6 +56,13 @@ TEST(ReportMergeTest, RecordsThatItIsAMerge) {
   EXPECT_EQ(merged.report.run.command_line, "funcspec check");
 }
 
+TEST(ReportMergeTest, OneInterruptedShardMakesTheMergeIncomplete) {
+  Report interrupted = shard(1, 2, {});
+  interrupted.run.interrupted = "SIGTERM";
+  EXPECT_EQ(merge_reports({{"s0.json", shard(0, 2, {})}, {"s1.json", interrupted}}).report.run.interrupted, "SIGTERM");
+  EXPECT_EQ(merge_reports({{"s0.json", shard(0, 2, {})}, {"s1.json", shard(1, 2, {})}}).report.run.interrupted, "");
+}
+
 TEST(ReportMergeTest, MergeSurvivesAJsonRoundTrip) {
   const MergeResult merged = merge_reports({{"s0.json", shard(0, 2, {})}, {"s1.json", shard(1, 2, {})}});
   const Report back = parse_report_text(write_report_text(merged.report));

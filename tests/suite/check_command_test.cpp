@@ -2,15 +2,21 @@
 // a lie costs one case and the run goes on), with expected-failure manifests, shards that merge,
 // worker processes, malformed case files, and one-step replay of what failed.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
+#include <thread>
 
 #include "conformance/report/report_json.h"
 
@@ -214,6 +220,125 @@ TEST(CheckCommand, WorkerProcessesGiveTheSameResultsAsOneProcess) {
   for (std::size_t i = 0; i < one.tests.size(); ++i) {
     EXPECT_EQ(one.tests[i].id, three.tests[i].id);
     EXPECT_EQ(one.tests[i].status, three.tests[i].status) << one.tests[i].id;
+  }
+}
+
+// The in-process reference runs in the --jobs workers: a crash there (an op's kernel, the oracle)
+// kills the worker. It costs the test it was running and nothing else: every test the worker had
+// finished was handed over already, and a new worker runs the rest of its share.
+TEST(CheckCommand, AWorkerThatDiesCostsOnlyItsTestInFlight) {
+  const auto dir = scratch_dir();
+  const std::string tests = "--backend reference --filter 'OPS-VALUES/add/float64/*'";
+  check(dir, tests + " --jobs 1");
+  const Report whole = read_report_file(dir / "report.json");
+  ASSERT_GE(whole.tests.size(), 8u);
+  // The third test of the first worker's share.
+  const std::string first_crash = whole.tests[4].id;
+  const CommandRun run = check(dir, tests + " --jobs 2 --crash-worker-at " + quote(first_crash));
+  EXPECT_EQ(run.exit_status, 1) << run.output;
+  const Report report = read_report_file(dir / "report.json");
+  ASSERT_EQ(report.tests.size(), whole.tests.size()) << run.output;
+  for (std::size_t i = 0; i < whole.tests.size(); ++i) {
+    const TestRecord& record = report.tests[i];
+    EXPECT_EQ(record.id, whole.tests[i].id);
+    if (record.id == first_crash) {
+      EXPECT_EQ(record.status, TestStatus::Error);
+      EXPECT_TRUE(contains(record.reason, "the worker process running this test was killed by signal SIGABRT"))
+          << record.reason;
+    } else {
+      EXPECT_EQ(record.status, whole.tests[i].status) << record.id << ": " << record.reason;
+    }
+  }
+}
+
+// A worker that keeps dying before it finishes a test is not restarted forever: after two such
+// deaths in a row, the rest of its share is reported as not run, with the reason.
+TEST(CheckCommand, AWorkerThatKeepsDyingIsNotRestartedForever) {
+  const auto dir = scratch_dir();
+  const CommandRun run = check(dir,
+                               "--backend reference --filter 'OPS-VALUES/add/float64/*' --jobs 2 "
+                               "--crash-worker-at 'OPS-VALUES/add/*'");
+  EXPECT_EQ(run.exit_status, 1) << run.output;
+  const Report report = read_report_file(dir / "report.json");
+  ASSERT_GE(report.tests.size(), 8u);
+  for (std::size_t i = 0; i < report.tests.size(); ++i) {
+    const TestRecord& record = report.tests[i];
+    EXPECT_EQ(record.status, TestStatus::Error) << record.id;
+    // Tests 0 and 2 are the first worker's first two, 1 and 3 the second's: each died in them.
+    if (i < 4) {
+      EXPECT_TRUE(contains(record.reason, "the worker process running this test was killed by signal SIGABRT"))
+          << i << ": " << record.reason;
+    } else {
+      EXPECT_TRUE(contains(record.reason,
+                           "not run: the worker process was killed by signal SIGABRT (Aborted) twice "
+                           "in a row without finishing a test"))
+          << i << ": " << record.reason;
+    }
+  }
+}
+
+TEST(CheckCommand, AWorkerShareIsTheParentsToGive) {
+  const CommandRun broken = run_command("CI=true " + quote(FUNCSPEC_BINARY) +
+                                        " check --quiet --backend reference --filter 'OPS-VALUES/add/float64/*'"
+                                        " --worker-shard 3/2");
+  EXPECT_EQ(broken.exit_status, 2) << broken.output;
+  EXPECT_TRUE(contains(broken.output, "--worker-shard '3/2': expected I/N with 0 <= I < N")) << broken.output;
+}
+
+// Starts funcspec check on `arguments` (with the reports in `dir`), sends `signal` once the run has
+// finished its first test (its first progress line), and returns the exit status.
+int interrupted_check(const std::filesystem::path& dir, const std::string& arguments, int signal) {
+  const std::filesystem::path output = dir / "output.txt";
+  const std::string command =
+      "CI=true exec " + quote(FUNCSPEC_BINARY) + " check --artifacts " + quote((dir / "artifacts").string()) +
+      " --json " + quote((dir / "report.json").string()) + " --junit " + quote((dir / "junit.xml").string()) +
+      " --markdown " + quote((dir / "clauses.md").string()) + " " + arguments + " >" + quote(output.string()) + " 2>&1";
+  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+  pid_t pid = -1;
+  if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) != 0) return -1;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::ifstream in(output);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (contains(text.str(), "progress: ")) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(pid, signal);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Interrupted, `funcspec check` writes every report of the tests finished so far, marked
+// interrupted, and exits with 128 + the signal's number; with --jobs, the workers' tests in flight
+// are abandoned, not charged as errors.
+TEST(CheckCommand, AnInterruptedRunWritesItsReportsOfWhatFinished) {
+  for (const auto& [jobs, signal] : {std::pair{1, SIGINT}, std::pair{2, SIGTERM}}) {
+    const auto dir = scratch_dir();
+    const std::string selection = "--backend reference --filter 'VMAP-ORACLE/*' --jobs " + std::to_string(jobs);
+    const int status = interrupted_check(dir, selection, signal);
+    EXPECT_EQ(status, 128 + signal) << jobs;
+    const Report report = read_report_file(dir / "report.json");
+    EXPECT_EQ(report.run.interrupted, signal == SIGINT ? "SIGINT" : "SIGTERM");
+    EXPECT_GT(report.tests.size(), 0u);
+    for (const TestRecord& record : report.tests) EXPECT_EQ(record.status, TestStatus::Pass) << record.id;
+    std::ifstream output(dir / "output.txt");
+    std::stringstream text;
+    text << output.rdbuf();
+    EXPECT_TRUE(contains(text.str(), "the reports hold those (marked interrupted)")) << text.str();
+    std::stringstream junit;
+    junit << std::ifstream(dir / "junit.xml").rdbuf();
+    EXPECT_TRUE(contains(junit.str(), "name=\"interrupted\"")) << junit.str().substr(0, 2000);
+    std::stringstream markdown;
+    markdown << std::ifstream(dir / "clauses.md").rdbuf();
+    EXPECT_TRUE(contains(markdown.str(), "**incomplete**: the run was stopped by")) << markdown.str().substr(0, 2000);
+    // Fewer than all: the selection takes seconds, the signal came after its first test.
+    EXPECT_TRUE(contains(text.str(), "tests selected")) << text.str();
+    const std::string first_line = text.str().substr(0, text.str().find('\n'));
+    const std::size_t selected_at = first_line.rfind(", ") + 2;
+    const std::size_t selected = std::stoul(first_line.substr(selected_at));
+    EXPECT_LT(report.tests.size(), selected) << first_line;
   }
 }
 
