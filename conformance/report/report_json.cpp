@@ -286,14 +286,20 @@ Report parse_report(const Json& json, const std::string& file) {
   return report;
 }
 
-Report parse_report_text(std::string_view text, const std::string& file) {
-  Json json;
+namespace {
+
+Json parsed_json(std::string_view text, const std::string& source) {
   try {
-    json = Json::parse(text);
+    return Json::parse(text);
   } catch (const Json::parse_error& e) {
-    throw ReportError(fmt::format("{}: not valid JSON: {}", file, e.what()));
+    throw ReportError(fmt::format("{}: not valid JSON: {}", source, e.what()));
   }
-  return parse_report(json, file);
+}
+
+}  // namespace
+
+Report parse_report_text(std::string_view text, const std::string& file) {
+  return parse_report(parsed_json(text, file), file);
 }
 
 std::string write_test_record_line(const TestRecord& record) {
@@ -301,13 +307,7 @@ std::string write_test_record_line(const TestRecord& record) {
 }
 
 TestRecord parse_test_record_line(std::string_view line, const std::string& source) {
-  Json json;
-  try {
-    json = Json::parse(line);
-  } catch (const Json::parse_error& e) {
-    throw ReportError(fmt::format("{}: not valid JSON: {}", source, e.what()));
-  }
-  return parse_test(Reader(source), json, "");
+  return parse_test(Reader(source), parsed_json(line, source), "");
 }
 
 Report read_report_file(const std::filesystem::path& path) {
