@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -72,13 +73,9 @@ ConformanceTests worker_share(ConformanceTests selected, const std::string& shar
   if (!(in >> index >> slash >> count) || slash != '/' || !in.eof() || count < 1 || index < 0 || index >= count)
     throw std::runtime_error(fmt::format("--worker-shard '{}': expected I/N with 0 <= I < N", shard));
   ConformanceTests share;
-  for (std::size_t k = static_cast<std::size_t>(index); k < selected.size(); k += static_cast<std::size_t>(count)) {
-    if (skip > 0) {
-      --skip;
-      continue;
-    }
-    share.push_back(std::move(selected[k]));
-  }
+  const std::vector<std::size_t> positions = shard_positions(selected.size(), index, count);
+  for (std::size_t i = std::min(skip, positions.size()); i < positions.size(); ++i)
+    share.push_back(std::move(selected[positions[i]]));
   ::unsetenv("GTEST_TOTAL_SHARDS");
   ::unsetenv("GTEST_SHARD_INDEX");
   return share;

@@ -67,9 +67,7 @@ class ParallelRun {
       WorkerShare share;
       share.shard_index = outer_index + outer_count * i;
       share.shard_count = outer_count * jobs;
-      for (std::size_t k = static_cast<std::size_t>(share.shard_index); k < selected_.size();
-           k += static_cast<std::size_t>(share.shard_count))
-        share.tests.push_back(k);
+      share.tests = shard_positions(selected_.size(), share.shard_index, share.shard_count);
       shares_.push_back(std::move(share));
     }
     for (WorkerShare& share : shares_) {
@@ -89,8 +87,7 @@ class ParallelRun {
           take_output(share);
           if (share.process) {
             share.process->kill_group();
-            share.process->finish(std::chrono::milliseconds(0));
-            share.process.reset();
+            share.process.reset();  // reaps it
           }
         }
         break;
@@ -100,8 +97,7 @@ class ParallelRun {
       }
     }
     std::vector<TestRecord> records;
-    for (std::size_t k = static_cast<std::size_t>(outer_index); k < selected_.size();
-         k += static_cast<std::size_t>(outer_count)) {
+    for (const std::size_t k : shard_positions(selected_.size(), outer_index, outer_count)) {
       if (records_[k]) {
         records.push_back(std::move(*records_[k]));
       } else if (interruption_signal() == 0) {
@@ -183,7 +179,7 @@ class ParallelRun {
     const std::string stderr_note =
         last_words.empty() ? "" : fmt::format("; its last words on stderr:\n{}", last_words);
     if (share.reported == share.tests.size() && problem.empty()) {
-      if (how != "exited with status 0" || !last_words.empty())
+      if (how != describe_wait_status(0) || !last_words.empty())
         fmt::print(stderr, "funcspec check: worker {} {} after its last test{}\n", share.shard_index, how, stderr_note);
       return;
     }
@@ -211,6 +207,12 @@ class ParallelRun {
 };
 
 }  // namespace
+
+std::vector<std::size_t> shard_positions(std::size_t size, int index, int count) {
+  std::vector<std::size_t> positions;
+  for (auto k = static_cast<std::size_t>(index); k < size; k += static_cast<std::size_t>(count)) positions.push_back(k);
+  return positions;
+}
 
 std::vector<TestRecord> run_parallel_check(const CheckOptions& options, const std::string& program_path,
                                            const ConformanceTests& selected, ProgressDisplay& display) {
